@@ -1,0 +1,43 @@
+/**
+ * The text channels a subcommand writes to. Commands receive one so tests can
+ * capture what they print; the real program passes `processTextIo`.
+ *
+ * @module
+ */
+
+/** Where a subcommand writes its human or JSON output and its errors. */
+export interface TextIo {
+  /** Writes text to standard output exactly as given. */
+  out(text: string): void;
+  /** Writes text to standard error exactly as given. */
+  err(text: string): void;
+}
+
+const encoder = new TextEncoder();
+
+function writeAll(file: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+}
+
+/** The process's own standard output and standard error, written synchronously. */
+export const processTextIo: TextIo = {
+  out: (text) => writeAll(Deno.stdout, encoder.encode(text)),
+  err: (text) => writeAll(Deno.stderr, encoder.encode(text)),
+};
+
+/** A `TextIo` that records everything written, for tests and buffering. */
+export function captureTextIo(): TextIo & { readonly stdout: string; readonly stderr: string } {
+  let stdout = "";
+  let stderr = "";
+  return {
+    out: (text) => void (stdout += text),
+    err: (text) => void (stderr += text),
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The subcommand dispatcher. Each subcommand lives in its own module and
+ * returns the process exit status; nothing imports this module but `main.ts`.
+ *
+ * @module
+ */
+import { processTextIo, type TextIo } from "./io.ts";
+import { YARP_VERSION } from "./version.ts";
+
+const USAGE = `yarp ${YARP_VERSION}: run shell commands with bounded, exact-recoverable output
+
+usage:
+  yarp run [--rule-pack P]... [--expect-rule ID] [--pack-digest D] -- PROG ARGS...
+  yarp rules check DIR
+  yarp rules compile DIR --output FILE.yrp
+  yarp rules verify FILE.yrp
+  yarp rules list [--rule-pack P]...
+  yarp rules explain [--rule-pack P]... [--json] -- PROG ARGS...
+  yarp doctor
+  yarp --version
+`;
+
+type Command = (args: string[], io: TextIo) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {};
+
+/** Registers a subcommand loader; used by this module's table only. */
+function command(name: string, load: () => Promise<Command>): void {
+  COMMANDS[name] = load;
+}
+
+command("rules", async () => (await import("./rules.ts")).rulesCommand);
+command("run", async () => (await import("./run.ts")).runCommand);
+command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
+
+/**
+ * Runs the subcommand named by `args[0]` and returns its exit status. Unknown
+ * subcommands and missing arguments print one usage line to `io.err` and
+ * return 2; `--help` prints usage and returns 0.
+ */
+export async function main(args: string[], io: TextIo = processTextIo): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined) {
+    io.err(USAGE);
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    io.out(USAGE);
+    return 0;
+  }
+  if (name === "--version" || name === "-V") {
+    io.out(`yarp ${YARP_VERSION}\n`);
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (load === undefined) {
+    io.err(`yarp: unknown command '${name}' (see 'yarp --help')\n`);
+    return 2;
+  }
+  return await (await load())(rest, io);
+}
