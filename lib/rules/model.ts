@@ -133,6 +133,12 @@ export interface RuleSource {
    * typed error when a compiled record fails verification.
    */
   candidates(program: string): readonly Rule[];
+  /**
+   * Every rule, sorted by rule id. For a compiled pack this decodes and
+   * verifies every record (as `yarp rules verify` does), so it is for
+   * listing, never for selection.
+   */
+  allRules(): readonly Rule[];
 }
 
 /** The seed 000 limits every validator, compiler and reader enforces. */
