@@ -1,0 +1,80 @@
+/**
+ * Compiled-pack lookup cost (DESIGN.md gate: a 1,000-rule external pack,
+ * warm open + verify header/index + match, p95 ≤ 1 ms). Packs are generated
+ * in memory; the file case reads a temporary file (warm page cache).
+ *
+ * Run: deno bench --allow-read --allow-write --allow-env bench/compiled_pack_bench.ts
+ */
+import { encodeCompiledPack, openCompiledPack } from "../lib/rules/compiled_pack.ts";
+import type { OutputPolicy, Rule } from "../lib/rules/model.ts";
+import { openCompiledPackFile, writeCompiledPackFile } from "../lib/rules/pack_file.ts";
+
+const POLICY: OutputPolicy = {
+  headLines: 20,
+  tailLines: 20,
+  maxLineBytes: 4_096,
+  maxOutputBytes: 16_384,
+  minSavingsBytes: 128,
+};
+
+/** `count` rules over 100 programs (plus a two-rule `solo` bucket), each with two patterns. */
+function packBytes(count: number): Uint8Array {
+  const rules: Rule[] = [];
+  for (let i = 0; i < count; i++) {
+    rules.push({
+      id: `bench/rule-${String(i).padStart(5, "0")}`,
+      action: "reduce",
+      match: {
+        programs: i < 2 ? ["solo"] : [`tool-${i % 100}`],
+        argvPrefix: ["run", `task-${i}`],
+        argvContainsAll: ["--verbose"],
+      },
+      reducer: {
+        kind: "line_filter",
+        stripAnsi: true,
+        drop: [{ kind: "prefix", value: `progress ${i}:`, caseMode: "sensitive", trim: "start" }],
+        keep: [{ kind: "contains", value: "error", caseMode: "ascii_insensitive", trim: "none" }],
+      },
+      success: POLICY,
+      failure: { ...POLICY, maxOutputBytes: 65_536 },
+    });
+  }
+  return encodeCompiledPack({ id: "bench", sourceDigest: "cd".repeat(32), rules });
+}
+
+const small = packBytes(1_000);
+const large = packBytes(10_000);
+const dir = Deno.makeTempDirSync({ prefix: "yarp-pack-bench-" });
+const smallPath = `${dir}/small.yrp`;
+await writeCompiledPackFile(smallPath, small);
+const warm = openCompiledPack(small);
+warm.candidates("tool-7");
+
+Deno.bench(
+  "1,000 rules: read file + open + match one bucket (10 records)",
+  { group: "1k" },
+  async () => {
+    const loaded = await openCompiledPackFile(smallPath);
+    loaded.pack.candidates("tool-7");
+  },
+);
+
+Deno.bench(
+  "1,000 rules: open bytes (verify header/index) + match",
+  { group: "1k", baseline: true },
+  () => {
+    openCompiledPack(small).candidates("tool-7");
+  },
+);
+
+Deno.bench("1,000 rules: match on an open pack (cached bucket)", { group: "1k" }, () => {
+  warm.candidates("tool-7");
+});
+
+Deno.bench("10,000 rules: open bytes + match the 2-rule bucket", { group: "10k" }, () => {
+  openCompiledPack(large).candidates("solo");
+});
+
+Deno.bench("10,000 rules: open + verifyAll", { group: "10k" }, () => {
+  openCompiledPack(large).verifyAll();
+});
