@@ -31,8 +31,13 @@ function* walk(dir: string): Generator<string> {
   }
 }
 
+/** Source text without comments, so doc-comment examples are not imports. */
+function code(file: string): string {
+  return Deno.readTextFileSync(file).replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+}
+
 function localImports(file: string): string[] {
-  const text = Deno.readTextFileSync(file);
+  const text = code(file);
   const found: string[] = [];
   for (const match of text.matchAll(IMPORT_PATTERN)) {
     const specifier = match[1] ?? match[2];
