@@ -1,0 +1,307 @@
+/**
+ * `yarp rules …`: the pack lifecycle and its diagnostics.
+ *
+ * - `check DIR` validates a source pack (schema, paths, limits, overlaps).
+ * - `compile DIR --output F.yrp` does all of `check`, encodes the pack,
+ *   re-opens and fully verifies the bytes, then writes them atomically (0600).
+ * - `verify F.yrp` fully verifies a compiled pack and prints its digests.
+ * - `list [--rule-pack F]…` prints every loaded rule.
+ * - `explain [--rule-pack F]… [--json] -- PROG ARGS…` says which rule an argv
+ *   selects, which guard won, or why it passes through. It runs nothing.
+ *
+ * Every failure is one line per problem on stderr and a non-zero exit; nothing
+ * is written when validation fails.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { encodeCompiledPack, openCompiledPack } from "../rules/compiled_pack.ts";
+import { formatDiagnostic } from "../rules/diagnostics.ts";
+import type { OutputPolicy, Rule, RuleMatcher } from "../rules/model.ts";
+import { findRuleOverlaps } from "../rules/overlap.ts";
+import { openCompiledPackFile, writeCompiledPackFile } from "../rules/pack_file.ts";
+import type { RuleRef, Selection } from "../rules/registry.ts";
+import { loadSourcePack } from "../rules/source_pack.ts";
+import { loadRegistry } from "./_rule_packs.ts";
+import type { TextIo } from "./io.ts";
+
+const SUBCOMMANDS: Record<string, (args: string[], io: TextIo) => Promise<number>> = {
+  check: checkCommand,
+  compile: compileCommand,
+  verify: verifyCommand,
+  list: listCommand,
+  explain: explainCommand,
+};
+
+/** Dispatches `yarp rules SUBCOMMAND`; returns the exit status. */
+export async function rulesCommand(args: string[], io: TextIo): Promise<number> {
+  const [name, ...rest] = args;
+  const run = name === undefined ? undefined : SUBCOMMANDS[name];
+  if (run === undefined) {
+    io.err(
+      `yarp rules: expected one of ${Object.keys(SUBCOMMANDS).join(", ")}` +
+        (name === undefined ? "\n" : `, got '${name}'\n`),
+    );
+    return 2;
+  }
+  return await run(rest, io);
+}
+
+type Parsed = ReturnType<typeof parseArgs>;
+
+/** Parses options strictly; prints one line and returns undefined on bad arguments. */
+function parse(
+  command: string,
+  args: string[],
+  options: NonNullable<Parameters<typeof parseArgs>[0]>["options"],
+  io: TextIo,
+): Parsed | undefined {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.err(`yarp rules ${command}: ${(error as Error).message.split("\n")[0]}\n`);
+    return undefined;
+  }
+}
+
+function onePositional(
+  command: string,
+  parsed: Parsed,
+  what: string,
+  io: TextIo,
+): string | undefined {
+  if (parsed.positionals.length !== 1) {
+    io.err(`yarp rules ${command}: expected exactly one ${what} argument\n`);
+    return undefined;
+  }
+  return parsed.positionals[0];
+}
+
+/** Validates a source pack; prints diagnostics and overlaps; 0 only when valid. */
+async function validatedPack(command: string, dir: string, io: TextIo) {
+  let loaded;
+  try {
+    loaded = await loadSourcePack(dir);
+  } catch (error) {
+    io.err(`yarp rules ${command}: ${dir}: ${(error as Error).message}\n`);
+    return undefined;
+  }
+  if (!loaded.ok) {
+    for (const diagnostic of loaded.diagnostics) io.err(formatDiagnostic(diagnostic) + "\n");
+    return undefined;
+  }
+  for (const warning of loaded.warnings) io.err(`warning: ${formatDiagnostic(warning)}\n`);
+  const overlaps = findRuleOverlaps(loaded.pack.rules);
+  for (const o of overlaps) {
+    io.err(
+      `${dir}: rules '${o.first}' and '${o.second}' can both select '${o.program}' argv` +
+        `${o.exact ? " (identical matchers)" : ""} [overlapping-rules]\n`,
+    );
+  }
+  return overlaps.length > 0 ? undefined : loaded.pack;
+}
+
+async function checkCommand(args: string[], io: TextIo): Promise<number> {
+  const parsed = parse("check", args, {}, io);
+  const dir = parsed && onePositional("check", parsed, "DIR", io);
+  if (dir === undefined) return 2;
+  const pack = await validatedPack("check", dir, io);
+  if (pack === undefined) return 1;
+  io.out(
+    `${dir}: pack ${pack.id}: ${pack.rules.length} rules valid; source digest ${pack.sourceDigest}\n`,
+  );
+  return 0;
+}
+
+async function compileCommand(args: string[], io: TextIo): Promise<number> {
+  const parsed = parse("compile", args, { output: { type: "string", short: "o" } }, io);
+  const dir = parsed && onePositional("compile", parsed, "DIR", io);
+  if (dir === undefined) return 2;
+  const output = parsed!.values.output;
+  if (typeof output !== "string" || output === "") {
+    io.err("yarp rules compile: --output FILE.yrp is required\n");
+    return 2;
+  }
+  const pack = await validatedPack("compile", dir, io);
+  if (pack === undefined) return 1;
+  try {
+    const bytes = encodeCompiledPack(pack);
+    const summary = openCompiledPack(bytes, { label: output }).verifyAll();
+    await writeCompiledPackFile(output, bytes);
+    io.out(
+      `${output}: pack ${summary.packId}: ${summary.ruleCount} rules, ${bytes.length} bytes; ` +
+        `digest ${summary.fileDigest}\n`,
+    );
+    return 0;
+  } catch (error) {
+    io.err(`yarp rules compile: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function verifyCommand(args: string[], io: TextIo): Promise<number> {
+  const parsed = parse("verify", args, {}, io);
+  const path = parsed && onePositional("verify", parsed, "FILE.yrp", io);
+  if (path === undefined) return 2;
+  try {
+    const summary = (await openCompiledPackFile(path)).pack.verifyAll();
+    io.out(
+      `${path}: ok: pack ${summary.packId}, ${summary.ruleCount} rules, ` +
+        `${summary.programCount} programs\nsource digest ${summary.sourceDigest}\n` +
+        `file digest ${summary.fileDigest}\n`,
+    );
+    return 0;
+  } catch (error) {
+    io.err(`${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+const PACK_OPTIONS = { "rule-pack": { type: "string", multiple: true } } as const;
+
+function packPaths(parsed: Parsed): string[] {
+  return (parsed.values["rule-pack"] as string[] | undefined) ?? [];
+}
+
+function describeMatcher(match: RuleMatcher): string {
+  const parts = [`program ${match.programs.join("|")}`];
+  if (match.argvPrefix.length > 0) parts.push(`argv_prefix [${match.argvPrefix.join(" ")}]`);
+  if (match.argvContainsAll.length > 0) {
+    parts.push(`argv_contains_all [${match.argvContainsAll.join(" ")}]`);
+  }
+  return parts.join(", ");
+}
+
+function describePolicy(policy: OutputPolicy): string {
+  return `head ${policy.headLines}, tail ${policy.tailLines}, line ${policy.maxLineBytes} B, ` +
+    `output ${policy.maxOutputBytes} B, min savings ${policy.minSavingsBytes} B`;
+}
+
+function describeAction(rule: Rule): string {
+  switch (rule.action) {
+    case "reduce":
+      return `reduce (${rule.reducer.kind})`;
+    case "transform":
+      return `transform (${rule.transform})`;
+    case "passthrough":
+      return "passthrough";
+  }
+}
+
+async function listCommand(args: string[], io: TextIo): Promise<number> {
+  const parsed = parse("list", args, PACK_OPTIONS, io);
+  if (parsed === undefined) return 2;
+  if (parsed.positionals.length > 0) {
+    io.err(`yarp rules list: unexpected argument '${parsed.positionals[0]}'\n`);
+    return 2;
+  }
+  const loaded = await loadRegistry(packPaths(parsed));
+  for (const error of loaded.errors) io.err(`${error}\n`);
+  for (const disabled of loaded.registry.disabled) io.err(`${disabled.message}\n`);
+  for (const { packId, rule } of loaded.registry.rules()) {
+    io.out(`${packId}\t${rule.id}\t${describeAction(rule)}\t${describeMatcher(rule.match)}\n`);
+  }
+  return loaded.errors.length > 0 || loaded.registry.disabled.length > 0 ? 1 : 0;
+}
+
+function refJson(ref: RuleRef) {
+  return { pack: ref.packId, rule: ref.rule.id, action: ref.rule.action };
+}
+
+/** The stable JSON shape of `rules explain --json` (version 1). */
+function selectionJson(selection: Selection, errors: readonly string[], disabled: string[]) {
+  const base = {
+    version: 1,
+    outcome: selection.outcome,
+    pack_errors: errors,
+    disabled_packs: disabled,
+  };
+  switch (selection.outcome) {
+    case "reduce": {
+      const rule = selection.match.rule;
+      return {
+        ...base,
+        ...refJson(selection.match),
+        reducer: rule.reducer.kind,
+        success: rule.success,
+        failure: rule.failure,
+      };
+    }
+    case "transform":
+      return { ...base, ...refJson(selection.match) };
+    case "guarded":
+      return {
+        ...base,
+        guards: selection.guards.map(refJson),
+        shadowed: selection.shadowed.map(refJson),
+      };
+    case "ambiguous":
+      return { ...base, matches: selection.matches.map(refJson) };
+    case "unsupported":
+      return { ...base, reason: selection.reason };
+    case "invalid-pack":
+      return { ...base, pack: selection.packId, reason: selection.message };
+  }
+}
+
+function selectionText(selection: Selection, argv: readonly string[]): string {
+  const ids = (refs: readonly RuleRef[]) =>
+    refs.map((r) => `${r.rule.id} (pack ${r.packId})`).join(", ");
+  switch (selection.outcome) {
+    case "reduce": {
+      const rule = selection.match.rule;
+      return [
+        `rule: ${rule.id} (pack ${selection.match.packId})`,
+        `action: ${describeAction(rule)}`,
+        `matched: ${describeMatcher(rule.match)}`,
+        `success: ${describePolicy(rule.success)}`,
+        `failure: ${describePolicy(rule.failure)}`,
+      ].join("\n");
+    }
+    case "transform":
+      return `rule: ${selection.match.rule.id} (pack ${selection.match.packId})\n` +
+        `action: ${describeAction(selection.match.rule)}\n` +
+        "pass-through: a transform rule only applies to finished pipeline results";
+    case "guarded":
+      return `pass-through: guard ${ids(selection.guards)} wins` +
+        (selection.shadowed.length > 0 ? ` over ${ids(selection.shadowed)}` : "");
+    case "ambiguous":
+      return `pass-through: ambiguous: ${ids(selection.matches)} all match`;
+    case "unsupported":
+      return selection.reason === "unknown-program"
+        ? `pass-through: no rule for program '${argv[0]}'`
+        : selection.reason === "no-program"
+        ? "pass-through: no rule can match a program given by path or an empty argv"
+        : `pass-through: no rule for '${argv[0]}' matches these arguments`;
+    case "invalid-pack":
+      return `pass-through: pack ${selection.packId} is invalid: ${selection.message}`;
+  }
+}
+
+async function explainCommand(args: string[], io: TextIo): Promise<number> {
+  const split = args.indexOf("--");
+  if (split < 0 || split === args.length - 1) {
+    io.err("yarp rules explain: expected '-- PROG ARGS...'\n");
+    return 2;
+  }
+  const parsed = parse("explain", args.slice(0, split), {
+    ...PACK_OPTIONS,
+    json: { type: "boolean" },
+  }, io);
+  if (parsed === undefined) return 2;
+  if (parsed.positionals.length > 0) {
+    io.err(`yarp rules explain: unexpected argument '${parsed.positionals[0]}' before '--'\n`);
+    return 2;
+  }
+  const argv = args.slice(split + 1);
+  const loaded = await loadRegistry(packPaths(parsed));
+  const selection = loaded.registry.select(argv);
+  const disabled = loaded.registry.disabled.map((d) => d.message);
+  if (parsed.values.json) {
+    io.out(JSON.stringify(selectionJson(selection, loaded.errors, disabled)) + "\n");
+  } else {
+    for (const line of [...loaded.errors, ...disabled]) io.err(`${line}\n`);
+    io.out(selectionText(selection, argv) + "\n");
+  }
+  return 0;
+}
