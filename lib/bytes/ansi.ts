@@ -1,0 +1,166 @@
+/**
+ * A bounded ANSI-stripping byte state machine. It removes 7-bit escape
+ * sequences and passes every other byte through unchanged:
+ *
+ * - CSI: `ESC [`, parameter bytes 0x30–0x3F, intermediates 0x20–0x2F, one
+ *   final byte 0x40–0x7E (colours, cursor moves, erase).
+ * - Strings: OSC `ESC ]`, DCS `ESC P`, SOS `ESC X`, PM `ESC ^`, APC `ESC _`,
+ *   each ended by BEL (0x07) or ST (`ESC \`) (hyperlinks, titles).
+ * - Other escapes: `ESC`, intermediates 0x20–0x2F, one final byte 0x30–0x7E
+ *   (`ESC 7`, `ESC =`, `ESC ( B`).
+ *
+ * Known misses, deliberately: 8-bit C1 introducers (0x9B, 0x9D, 0x90…) are
+ * not recognised, because those bytes are UTF-8 continuation bytes in
+ * ordinary text. Malformed input is data: a byte that cannot continue the
+ * current sequence ends it (the bytes consumed so far stay removed) and is
+ * then processed as text; LF always ends a sequence and is kept, so a stray
+ * escape never swallows more than the rest of its line.
+ *
+ * Bound: the machine buffers no sequence bytes at all; its state is one small
+ * integer and a length counter. A sequence longer than `maxSequenceBytes` is
+ * abandoned: its bytes so far are removed and the following bytes are text.
+ * A sequence split across chunks is removed exactly as if it were whole.
+ *
+ * @module
+ */
+
+const ESC = 0x1b;
+const BEL = 0x07;
+const LF = 0x0a;
+
+const GROUND = 0;
+const ESCAPE = 1;
+const ESCAPE_INTERMEDIATE = 2;
+const CSI = 3;
+const STRING = 4;
+const STRING_ESCAPE = 5;
+
+/** Default bound on one escape sequence's length, introducer included. */
+export const ANSI_MAX_SEQUENCE_BYTES = 4096;
+
+/**
+ * Removes ANSI escape sequences from a byte stream fed in any chunking.
+ * Retained state is constant (no bytes are buffered).
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { AnsiStripper } from "./ansi.ts";
+ * const src = new TextEncoder().encode("\x1b[31mred\x1b[0m");
+ * const dst = new Uint8Array(src.length);
+ * const end = new AnsiStripper().strip(src, 0, src.length, dst, 0);
+ * equal(new TextDecoder().decode(dst.subarray(0, end)), "red");
+ * ```
+ */
+export class AnsiStripper {
+  private readonly _maxSequence: number;
+  private _state = GROUND;
+  /** Bytes of the current sequence seen so far. */
+  private _seqLen = 0;
+
+  /** `maxSequenceBytes` (≥ 2) bounds one sequence; default {@link ANSI_MAX_SEQUENCE_BYTES}. */
+  constructor(maxSequenceBytes: number = ANSI_MAX_SEQUENCE_BYTES) {
+    if (!Number.isSafeInteger(maxSequenceBytes) || maxSequenceBytes < 2) {
+      throw new RangeError(`maxSequenceBytes must be an integer ≥ 2, got ${maxSequenceBytes}`);
+    }
+    this._maxSequence = maxSequenceBytes;
+  }
+
+  /** True while a sequence is open (its end may arrive in a later chunk). */
+  get inSequence(): boolean {
+    return this._state !== GROUND;
+  }
+
+  /** Forgets any open sequence (its bytes so far stay removed). */
+  reset(): void {
+    this._state = GROUND;
+    this._seqLen = 0;
+  }
+
+  /**
+   * Strips `src[start, end)` into `dst` from `dstStart` and returns the end
+   * of what it wrote. Never writes more than `end - start` bytes; `dst` may
+   * be `src` when `dstStart ≤ start` (writes never overtake reads).
+   */
+  strip(src: Uint8Array, start: number, end: number, dst: Uint8Array, dstStart: number): number {
+    let out = dstStart;
+    let state = this._state;
+    let seqLen = this._seqLen;
+    const max = this._maxSequence;
+    let i = start;
+    while (i < end) {
+      if (state === GROUND) {
+        let b = src[i];
+        while (b !== ESC) {
+          dst[out++] = b;
+          if (++i === end) break;
+          b = src[i];
+        }
+        if (i < end) {
+          state = ESCAPE;
+          seqLen = 1;
+          i++;
+        }
+        continue;
+      }
+      const b = src[i];
+      if (b === LF || ++seqLen > max) {
+        // LF always ends a sequence; so does the byte past the length bound. Both are text.
+        state = GROUND;
+        dst[out++] = b;
+        i++;
+        continue;
+      }
+      switch (state) {
+        case ESCAPE:
+          if (b === 0x5b) state = CSI;
+          else if (b === 0x5d || b === 0x50 || b === 0x58 || b === 0x5e || b === 0x5f) {
+            state = STRING;
+          } else if (b >= 0x20 && b <= 0x2f) state = ESCAPE_INTERMEDIATE;
+          else if (b >= 0x30 && b <= 0x7e) state = GROUND;
+          else if (b === ESC) seqLen = 1;
+          else {
+            state = GROUND;
+            dst[out++] = b;
+          }
+          break;
+        case ESCAPE_INTERMEDIATE:
+          if (b >= 0x30 && b <= 0x7e) state = GROUND;
+          else if (b === ESC) {
+            state = ESCAPE;
+            seqLen = 1;
+          } else if (b < 0x20 || b > 0x2f) {
+            state = GROUND;
+            dst[out++] = b;
+          }
+          break;
+        case CSI:
+          if (b >= 0x40 && b <= 0x7e) state = GROUND;
+          else if (b === ESC) {
+            state = ESCAPE;
+            seqLen = 1;
+          } else if (b < 0x20 || b > 0x3f) {
+            state = GROUND;
+            dst[out++] = b;
+          }
+          break;
+        case STRING:
+          if (b === BEL) state = GROUND;
+          else if (b === ESC) state = STRING_ESCAPE;
+          break;
+        default: // STRING_ESCAPE
+          if (b !== 0x5c) {
+            // The ESC ended the string and starts a new sequence: read this byte again there.
+            state = ESCAPE;
+            seqLen = 1;
+            continue;
+          }
+          state = GROUND;
+      }
+      i++;
+    }
+    this._state = state;
+    this._seqLen = seqLen;
+    return out;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The ANSI-stripping state machine: recognised forms, malformed input,
+ * the sequence-length bound and sequences split across chunks.
+ */
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import fc from "fast-check";
+import { AnsiStripper } from "../lib/bytes/mod.ts";
+
+const te = new TextEncoder();
+
+function strip(chunks: Uint8Array[], max?: number): number[] {
+  const s = new AnsiStripper(max);
+  const out: number[] = [];
+  for (const c of chunks) {
+    const dst = new Uint8Array(c.length);
+    const end = s.strip(c, 0, c.length, dst, 0);
+    ok(end <= c.length);
+    out.push(...dst.subarray(0, end));
+  }
+  return out;
+}
+
+const str = (s: string) => [...te.encode(s)];
+
+Deno.test("ansi: recognised sequences are removed, text is kept", () => {
+  const cases: [string, string][] = [
+    ["plain text", "plain text"],
+    ["\x1b[31mred\x1b[0m", "red"],
+    ["\x1b[1;38;5;208mbold\x1b[m", "bold"],
+    ["a\x1b[2Kb\x1b[10;20Hc", "abc"],
+    ["\x1b[?25lhidden cursor\x1b[?25h", "hidden cursor"],
+    ["\x1b]0;window title\x07after", "after"],
+    ["\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\", "link"],
+    ["\x1bPq#0;2;0;0;0\x1b\\dcs", "dcs"],
+    ["\x1b_apc\x1b\\\x1b^pm\x07\x1bXsos\x1b\\x", "x"],
+    ["\x1b7saved\x1b8", "saved"],
+    ["\x1b=keypad\x1b>", "keypad"],
+    ["\x1b(Bcharset\x1b)0", "charset"],
+    ["\x1b\x1b[31mdouble esc", "double esc"],
+    ["tab\there\r\n", "tab\there\r\n"],
+  ];
+  for (const [input, expected] of cases) {
+    deepEqual(strip([te.encode(input)]), str(expected), JSON.stringify(input));
+  }
+});
+
+Deno.test("ansi: malformed sequences end at the first byte that cannot continue them", () => {
+  const cases: [string, string][] = [
+    ["\x1b[31\x01x", "\x01x"], // C0 control inside CSI ends it and is text
+    ["\x1b[31é", "é"], // non-ASCII ends CSI
+    ["\x1b\x01y", "\x01y"], // lone ESC before a control
+    ["\x1b]unterminated\nnext", "\nnext"], // LF ends a string and is kept
+    ["\x1b[12\nnext", "\nnext"], // LF ends CSI and is kept
+    ["\x1b]0;t\x1b[31mred", "red"], // ESC inside a string starts a new sequence
+    ["end\x1b", "end"], // an escape at the very end is removed
+  ];
+  for (const [input, expected] of cases) {
+    deepEqual(strip([te.encode(input)]), str(expected), JSON.stringify(input));
+  }
+});
+
+Deno.test("ansi: 8-bit C1 bytes, invalid UTF-8 and NUL pass through untouched", () => {
+  const input = new Uint8Array([0x9b, 0x33, 0x31, 0x6d, 0xd0, 0x9b, 0x00, 0xff, 0xc3]);
+  deepEqual(strip([input]), [...input]);
+});
+
+Deno.test("ansi: an over-long sequence is abandoned and what follows is text", () => {
+  const body = "a".repeat(100);
+  deepEqual(strip([te.encode(`\x1b]${body}\x07tail`)], 16), str(`${body.slice(14)}\x07tail`));
+  // 16 bytes (ESC, "]", 14 letters) were removed; the 17th is text. Within the bound
+  // the same string is removed whole.
+  deepEqual(strip([te.encode(`\x1b]${body}\x07tail`)], 200), str("tail"));
+  throws(() => new AnsiStripper(1), RangeError);
+});
+
+Deno.test("ansi: a sequence split at every position strips like the whole", () => {
+  const input = te.encode("x\x1b[38;5;208my\x1b]8;;u\x1b\\z\x1b(Bw");
+  const whole = strip([input]);
+  deepEqual(whole, str("xyzw"));
+  for (let cut = 0; cut <= input.length; cut++) {
+    deepEqual(strip([input.subarray(0, cut), input.subarray(cut)]), whole, `cut at ${cut}`);
+  }
+  deepEqual(strip([...input].map((b) => new Uint8Array([b]))), whole);
+});
+
+Deno.test("ansi: inSequence reports an open sequence and reset closes it", () => {
+  const s = new AnsiStripper();
+  const dst = new Uint8Array(8);
+  s.strip(te.encode("a\x1b["), 0, 3, dst, 0);
+  ok(s.inSequence);
+  s.reset();
+  equal(s.inSequence, false);
+  const end = s.strip(te.encode("31m"), 0, 3, dst, 0);
+  deepEqual([...dst.subarray(0, end)], str("31m"));
+});
+
+Deno.test("ansi: stripping in place is safe", () => {
+  const buf = te.encode("..\x1b[1mA\x1b[0mB");
+  const end = new AnsiStripper().strip(buf, 2, buf.length, buf, 0);
+  deepEqual([...buf.subarray(0, end)], str("AB"));
+});
+
+const ansiish = fc.array(
+  fc.oneof(
+    fc.constantFrom(0x1b, 0x5b, 0x5d, 0x07, 0x5c, 0x0a, 0x3b, 0x6d, 0x50),
+    fc.integer({ min: 0, max: 255 }),
+  ),
+  { maxLength: 300 },
+).map((a) => new Uint8Array(a));
+
+Deno.test("property: any chunking strips exactly like one chunk; output never grows", () => {
+  fc.assert(
+    fc.property(ansiish, fc.array(fc.nat(), { maxLength: 20 }), (input, cuts) => {
+      const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+      const chunks: Uint8Array[] = [];
+      let prev = 0;
+      for (const p of [...points, input.length]) {
+        chunks.push(input.subarray(prev, p));
+        prev = p;
+      }
+      const whole = strip([input], 32);
+      deepEqual(strip(chunks, 32), whole);
+      ok(whole.length <= input.length);
+      ok(!whole.includes(0x1b), "no ESC survives");
+    }),
+    { numRuns: 500 },
+  );
+});

@@ -1,0 +1,165 @@
+/**
+ * The byte line splitter: endings, missing final newline, the per-line
+ * bound, and identical lines for every chunking.
+ */
+import { deepEqual, equal, ok } from "node:assert/strict";
+import fc from "fast-check";
+import { type LineEnding, LineSplitter } from "../lib/bytes/mod.ts";
+
+interface Line {
+  content: number[];
+  ending: LineEnding;
+  dropped: number;
+}
+
+const te = new TextEncoder();
+
+function split(chunks: Uint8Array[], max: number): { lines: Line[]; peak: number } {
+  const lines: Line[] = [];
+  let peak = 0;
+  const s = new LineSplitter(max, (bytes, start, end, ending, dropped) => {
+    lines.push({ content: [...bytes.subarray(start, end)], ending, dropped });
+  });
+  for (const c of chunks) {
+    s.push(c);
+    peak = Math.max(peak, s.retainedBytes());
+  }
+  s.finish();
+  return { lines, peak };
+}
+
+/** Straightforward reference: split the whole input at once. */
+function reference(input: Uint8Array, max: number): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  const emit = (end: number, ending: LineEnding) => {
+    const len = end - start;
+    const keep = Math.min(len, max);
+    lines.push({ content: [...input.subarray(start, start + keep)], ending, dropped: len - keep });
+  };
+  for (let i = 0; i < input.length; i++) {
+    if (input[i] !== 10) continue;
+    if (i > start && input[i - 1] === 13) emit(i - 1, 2);
+    else emit(i, 1);
+    start = i + 1;
+  }
+  if (start < input.length) emit(input.length, 0);
+  return lines;
+}
+
+function chunkAt(input: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+  const chunks: Uint8Array[] = [];
+  let prev = 0;
+  for (const p of [...points, input.length]) {
+    chunks.push(input.subarray(prev, p));
+    prev = p;
+  }
+  return chunks;
+}
+
+const text = (l: Line) => new TextDecoder().decode(new Uint8Array(l.content));
+
+Deno.test("splitter: LF, CRLF, mixed endings, empty lines and no final newline", () => {
+  const cases: [string, [string, LineEnding][]][] = [
+    ["", []],
+    ["\n", [["", 1]]],
+    ["a\nb\n", [["a", 1], ["b", 1]]],
+    ["a\r\nb\r\n", [["a", 2], ["b", 2]]],
+    ["a\r\nb\nc", [["a", 2], ["b", 1], ["c", 0]]],
+    ["\n\r\n\n", [["", 1], ["", 2], ["", 1]]],
+    ["lone\rcr\n", [["lone\rcr", 1]]],
+    ["ends with cr\r", [["ends with cr\r", 0]]],
+    ["\r\r\n", [["\r", 2]]],
+  ];
+  for (const [input, expected] of cases) {
+    const { lines } = split([te.encode(input)], 256);
+    deepEqual(lines.map((l) => [text(l), l.ending]), expected, JSON.stringify(input));
+    ok(lines.every((l) => l.dropped === 0));
+  }
+});
+
+Deno.test("splitter: CR and LF in different chunks still form CRLF", () => {
+  const { lines } = split([te.encode("abc\r"), te.encode("\ndef")], 256);
+  deepEqual(lines.map((l) => [text(l), l.ending]), [["abc", 2], ["def", 0]]);
+});
+
+Deno.test("splitter: a long terminated line keeps a bounded prefix and counts the rest", () => {
+  const line = "x".repeat(1000);
+  for (const chunkSize of [1, 7, 300, 5000]) {
+    const input = te.encode(`${line}\r\nshort\n${line}`);
+    const chunks = chunkAt(input, Array.from({ length: input.length }, (_, i) => i * chunkSize));
+    const { lines, peak } = split(chunks, 256);
+    deepEqual(lines.map((l) => [l.content.length, l.ending, l.dropped]), [
+      [256, 2, 744],
+      [5, 1, 0],
+      [256, 0, 744],
+    ]);
+    ok(peak <= 256, `carry buffer ${peak} > 256`);
+  }
+});
+
+Deno.test("splitter: the CRLF of a line exactly at the limit is an ending, not content", () => {
+  const input = te.encode("y".repeat(256) + "\r\n" + "z".repeat(255) + "\r\n");
+  for (const chunks of [[input], chunkAt(input, [255, 256, 257, 511, 512])]) {
+    const { lines } = split(chunks, 256);
+    deepEqual(lines.map((l) => [l.content.length, l.ending, l.dropped]), [[256, 2, 0], [
+      255,
+      2,
+      0,
+    ]]);
+  }
+});
+
+Deno.test("splitter: invalid UTF-8 and NUL bytes are ordinary content", () => {
+  const input = new Uint8Array([0xff, 0x00, 0xc3, 10, 0x80, 0, 13, 10]);
+  const { lines } = split([input], 256);
+  deepEqual(lines, [
+    { content: [0xff, 0x00, 0xc3], ending: 1, dropped: 0 },
+    { content: [0x80, 0], ending: 2, dropped: 0 },
+  ]);
+});
+
+Deno.test("splitter: rejects a non-positive bound", () => {
+  let thrown = false;
+  try {
+    new LineSplitter(0, () => {});
+  } catch (e) {
+    thrown = e instanceof RangeError;
+  }
+  ok(thrown);
+});
+
+const bytesWithBreaks = fc.array(
+  fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: 0, max: 255 }) },
+    { weight: 1, arbitrary: fc.constantFrom(10, 13) },
+  ),
+  { maxLength: 600 },
+).map((a) => new Uint8Array(a));
+
+Deno.test("property: any chunking gives the reference lines and a bounded carry", () => {
+  fc.assert(
+    fc.property(
+      bytesWithBreaks,
+      fc.array(fc.nat(), { maxLength: 40 }),
+      fc.integer({ min: 1, max: 64 }),
+      (input, cuts, max) => {
+        const { lines, peak } = split(chunkAt(input, cuts), max);
+        deepEqual(lines, reference(input, max));
+        ok(peak <= max);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("property: content plus dropped plus endings account for every input byte", () => {
+  fc.assert(
+    fc.property(bytesWithBreaks, fc.integer({ min: 1, max: 32 }), (input, max) => {
+      const { lines } = split([input], max);
+      const total = lines.reduce((n, l) => n + l.content.length + l.dropped + l.ending, 0);
+      equal(total, input.length);
+    }),
+  );
+});
