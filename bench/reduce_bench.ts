@@ -1,0 +1,40 @@
+/**
+ * `Deno.bench` for the bounded reducers: `head_tail` and `line_filter` over
+ * 1 MiB and 100 MiB synthetic streams of short lines, long lines, ANSI
+ * colour, invalid UTF-8 and a high filter-match rate, pushed in 64 KiB
+ * chunks (a ~64 KiB block repeated, so no input is held in memory).
+ *
+ * Run: `deno bench bench/reduce_bench.ts`
+ *
+ * @module
+ */
+import { createStreamReducer } from "../lib/reduce/mod.ts";
+import type { ReductionRule } from "../lib/rules/model.ts";
+import { HEAD_TAIL_RULE, inputBlocks, LINE_FILTER_RULE } from "./_reduce_data.ts";
+
+const MIB = 1024 * 1024;
+
+function stream(rule: ReductionRule, block: Uint8Array, bytes: number): number {
+  const reducer = createStreamReducer(rule);
+  for (let fed = 0; fed < bytes; fed += block.length) {
+    reducer.push(block.subarray(0, Math.min(block.length, bytes - fed)));
+  }
+  return reducer.finish({ code: 1 }, { kind: "none" }).bytes.length;
+}
+
+for (const [shape, block] of Object.entries(inputBlocks())) {
+  for (const rule of [HEAD_TAIL_RULE, LINE_FILTER_RULE]) {
+    for (const mib of [1, 100]) {
+      Deno.bench({
+        name: `${rule.reducer.kind} ${shape} ${mib} MiB`,
+        group: `${shape} ${mib} MiB`,
+        baseline: rule === HEAD_TAIL_RULE,
+        n: mib === 1 ? undefined : 5,
+        warmup: mib === 1 ? undefined : 1,
+        fn() {
+          stream(rule, block, mib * MIB);
+        },
+      });
+    }
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Streams N MiB (first argument, default 1024) of synthetic output through
+ * `head_tail` and `line_filter` in 64 KiB chunks and prints, over R runs
+ * (second argument, default 3), the median and p95 (slowest-run) rate in
+ * MB/s by wall time and by process CPU time (user + system; on a shared
+ * machine the CPU figure is the reducer's own speed), the retained state
+ * against its bound, and the peak resident set size. Gate (DESIGN.md):
+ * ≥ 250 MB/s, peak RSS ≤ 100 MiB at 1 GiB.
+ *
+ * Run: `deno run bench/reduce_throughput.ts 1024 3`
+ *
+ * @module
+ */
+import process from "node:process";
+import { createStreamReducer, streamMemoryBound } from "../lib/reduce/mod.ts";
+import type { ReductionRule } from "../lib/rules/model.ts";
+import { HEAD_TAIL_RULE, LINE_FILTER_RULE, mixedBlock } from "./_reduce_data.ts";
+
+const CHUNK = 64 * 1024;
+const mib = Number(Deno.args[0] ?? 1024);
+const runs = Number(Deno.args[1] ?? 3);
+const total = mib * 1024 * 1024;
+
+// One source buffer, sliced into 64 KiB chunks at shifting offsets so that
+// chunk boundaries fall everywhere inside lines.
+const block = mixedBlock();
+const source = new Uint8Array(block.length * 4);
+for (let i = 0; i < 4; i++) source.set(block, i * block.length);
+
+let peakRss = Deno.memoryUsage().rss;
+
+interface Run {
+  seconds: number;
+  cpuSeconds: number;
+  outBytes: number;
+  retained: number;
+}
+
+function runOnce(rule: ReductionRule): Run {
+  const reducer = createStreamReducer(rule);
+  let fed = 0;
+  let offset = 0;
+  let retained = 0;
+  let n = 0;
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  while (fed < total) {
+    const len = Math.min(CHUNK, total - fed);
+    if (offset + len > source.length) offset = (offset + 4099) % block.length;
+    reducer.push(source.subarray(offset, offset + len));
+    offset += len;
+    fed += len;
+    if ((++n & 255) === 0) {
+      retained = Math.max(retained, reducer.retainedBytes());
+      peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+    }
+  }
+  const out = reducer.finish({ code: 1 }, { kind: "none" });
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  retained = Math.max(retained, reducer.retainedBytes());
+  peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+  return { seconds, cpuSeconds, outBytes: out.bytes.length, retained };
+}
+
+/** The p-quantile of ascending `sorted` (nearest rank). */
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+}
+
+const rate = (seconds: number) => total / 1e6 / seconds;
+const summary = (rates: number[]) => {
+  const sorted = [...rates].sort((a, b) => a - b);
+  return `median ${percentile(sorted, 0.5).toFixed(0)} MB/s, p95 ${sorted[0].toFixed(0)} MB/s`;
+};
+
+for (const rule of [HEAD_TAIL_RULE, LINE_FILTER_RULE]) {
+  const runsDone: Run[] = [];
+  for (let r = 0; r < runs; r++) runsDone.push(runOnce(rule));
+  const last = runsDone[runsDone.length - 1];
+  console.log(
+    `${rule.reducer.kind.padEnd(11)} ${mib} MiB × ${runs}: ` +
+      `wall ${summary(runsDone.map((r) => rate(r.seconds)))}; ` +
+      `cpu ${summary(runsDone.map((r) => rate(r.cpuSeconds)))}; ` +
+      `output ${last.outBytes} B; retained ${last.retained} B ≤ bound ${streamMemoryBound(rule)} B`,
+  );
+}
+console.log(`peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MiB`);

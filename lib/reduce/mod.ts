@@ -1,0 +1,52 @@
+/**
+ * Stream reducers: bounded, pure state machines that turn one output stream
+ * into what YARP prints for it. `createStreamReducer` dispatches statically
+ * on the closed set of reducer kinds; budgets, markers and retention are
+ * shared by every kind.
+ *
+ * @module
+ */
+import type { ReductionRule } from "../rules/model.ts";
+import { HeadTailStreamReducer } from "./head_tail.ts";
+import { LineFilterStreamReducer } from "./line_filter.ts";
+import type { StreamReducer } from "./types.ts";
+
+export type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
+export { checkMemoryBound, selectPolicy, streamMemoryBound } from "./budget.ts";
+export { formatCount, type OmissionFacts, omissionMarker, truncationMarker } from "./marker.ts";
+
+/**
+ * A fresh reducer for one stream under `rule`. Its retained state never
+ * exceeds `streamMemoryBound(rule)`; callers check that bound with
+ * `checkMemoryBound` before starting the child.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { createStreamReducer } from "./mod.ts";
+ * import type { OutputPolicy, ReductionRule } from "../rules/model.ts";
+ * const policy: OutputPolicy = {
+ *   headLines: 2, tailLines: 2, maxLineBytes: 256, maxOutputBytes: 1024, minSavingsBytes: 0,
+ * };
+ * const rule: ReductionRule = {
+ *   id: "demo", action: "reduce", match: { programs: ["demo"], argvPrefix: [], argvContainsAll: [] },
+ *   reducer: { kind: "head_tail" }, success: policy, failure: policy,
+ * };
+ * const r = createStreamReducer(rule);
+ * for (let i = 1; i <= 100; i++) r.push(new TextEncoder().encode(`${i}\n`));
+ * const out = r.finish({ code: 0 }, { kind: "archived", id: "8f2c1a" });
+ * equal(
+ *   new TextDecoder().decode(out.bytes),
+ *   "1\n2\n[yarp: kept 4 of 100 lines · omitted 96 lines (281 bytes) · exact: yarp read 8f2c1a]\n99\n100\n",
+ * );
+ * ```
+ */
+export function createStreamReducer(rule: ReductionRule): StreamReducer {
+  const reducer = rule.reducer;
+  switch (reducer.kind) {
+    case "head_tail":
+      return new HeadTailStreamReducer(rule);
+    case "line_filter":
+      return new LineFilterStreamReducer(rule, reducer);
+  }
+}

@@ -1,0 +1,408 @@
+/**
+ * Bounded line retention and budget-aware rendering, shared by every
+ * reducer. A reducer feeds it each input chunk (for the short raw
+ * pass-through buffer) and each source line, saying whether the line is a
+ * candidate for output; retention keeps the first candidates in a head store
+ * and the last in a tail ring, sized for both policies, and at finish renders
+ * the selected policy:
+ *
+ * 1. the exact input when nothing would change and it fits `maxOutputBytes`;
+ * 2. else the policy's head and tail lines, each cut to `maxLineBytes` with
+ *    a truncation marker, within `maxOutputBytes` minus room reserved for
+ *    the one omission marker (when both sections cannot fit, each gets half
+ *    and one gives the other what it does not need; the line at a section's
+ *    budget edge keeps a cut prefix when at least one byte fits);
+ * 3. the omission marker as its own line, in the first observed line ending
+ *    (`\n` if none), between head and tail when candidates were omitted
+ *    between them, else at the end;
+ * 4. the exact input instead, when it fits `maxOutputBytes` and the
+ *    reduction would save fewer than `minSavingsBytes` bytes.
+ *
+ * Bound: raw buffer ≤ `rawBytes`; each store ≤ {@link lineStoreBytes} bytes
+ * plus fixed bookkeeping; nothing grows with input size.
+ *
+ * @module
+ */
+import { LINE_END_CRLF, type LineEnding } from "../bytes/mod.ts";
+import type { OutputPolicy } from "../rules/model.ts";
+import { FIXED_STATE_BYTES, lineStoreBytes, type StreamEnvelope } from "./budget.ts";
+import { copyRange, LineStore } from "./_line_store.ts";
+import {
+  type OmissionFacts,
+  omissionMarkerBytes,
+  truncationMarkerLength,
+  writeTruncationMarker,
+} from "./marker.ts";
+import type { Recovery, ReducedStream } from "./types.ts";
+
+const INITIAL_RAW_BYTES = 4096;
+const EMPTY = new Uint8Array(0);
+const LF_BYTES = new Uint8Array([10]);
+const CRLF_BYTES = new Uint8Array([13, 10]);
+
+/** One line chosen for output: where it is and how much of it is shown. */
+interface LineView {
+  /** Candidate index in the stream. */
+  readonly index: number;
+  readonly store: LineStore;
+  readonly slot: number;
+  /** Content bytes shown. */
+  readonly shown: number;
+  /** Content bytes not shown (a truncation marker is written when > 0). */
+  readonly omitted: number;
+  /** Rendered bytes: shown + truncation marker + ending. */
+  readonly size: number;
+}
+
+/**
+ * The end of `bytes[start, end)` moved back so the range does not finish
+ * inside a UTF-8 sequence that continues after `end`. Bytes that are not
+ * valid UTF-8 are left alone.
+ */
+function utf8SafeCut(bytes: Uint8Array, start: number, end: number): number {
+  let i = end - 1;
+  let continuation = 0;
+  while (i >= start && continuation < 3 && (bytes[i] & 0xc0) === 0x80) {
+    i--;
+    continuation++;
+  }
+  if (i < start) return end;
+  const lead = bytes[i];
+  const need = lead >= 0xf0 && lead <= 0xf4
+    ? 4
+    : lead >= 0xe0 && lead <= 0xef
+    ? 3
+    : lead >= 0xc2 && lead <= 0xdf
+    ? 2
+    : 1;
+  return need > continuation + 1 ? i : end;
+}
+
+/** Retained lines and counters of one stream; see the module comment. */
+export class LineRetention {
+  private readonly _env: StreamEnvelope;
+  private _raw: Uint8Array | null = EMPTY;
+  private _rawLen = 0;
+  private _inputBytes = 0;
+  private _inputLines = 0;
+  private _candidates = 0;
+  private _firstEnding: LineEnding = 0;
+  private _altered = false;
+  /** The chunk being pushed: tail lines that lie in it are copied at {@link endChunk}. */
+  private _chunk: Uint8Array = EMPTY;
+  private readonly _head: LineStore | null;
+  private readonly _tail: LineStore | null;
+
+  /** Sizes every buffer from `env`; allocates only bookkeeping up front. */
+  constructor(env: StreamEnvelope) {
+    this._env = env;
+    const storeBytes = lineStoreBytes(env);
+    this._head = env.headLines > 0 ? new LineStore(env.headLines, storeBytes) : null;
+    this._tail = env.tailLines > 0 ? new LineStore(env.tailLines, storeBytes) : null;
+  }
+
+  /** Allocated bytes: raw buffer, both stores and fixed state. */
+  retainedBytes(): number {
+    return (this._raw?.byteLength ?? 0) + (this._head?.retainedBytes() ?? 0) +
+      (this._tail?.retainedBytes() ?? 0) + FIXED_STATE_BYTES;
+  }
+
+  /** Counts a raw chunk and keeps it while the stream fits the raw pass-through buffer. */
+  observeChunk(chunk: Uint8Array): void {
+    this._chunk = chunk;
+    this._inputBytes += chunk.length;
+    const raw = this._raw;
+    if (raw === null) return;
+    const need = this._rawLen + chunk.length;
+    if (need > this._env.rawBytes) {
+      this._raw = null;
+      this._rawLen = 0;
+      return;
+    }
+    if (need > raw.length) {
+      let size = Math.max(raw.length * 2, INITIAL_RAW_BYTES);
+      while (size < need) size *= 2;
+      const next = new Uint8Array(Math.min(size, this._env.rawBytes));
+      next.set(raw.subarray(0, this._rawLen));
+      this._raw = next;
+    }
+    this._raw!.set(chunk, this._rawLen);
+    this._rawLen = need;
+  }
+
+  /** Copies the retained tail lines that still point into the chunk; call before `push` returns. */
+  endChunk(): void {
+    this._tail?.flush(this._chunk);
+    this._chunk = EMPTY;
+  }
+
+  /** Records that a kept line's content differs from its source (ANSI removed). */
+  markAltered(): void {
+    this._altered = true;
+  }
+
+  /** Counts a source line that is not a candidate for output (filtered out). */
+  omitLine(ending: LineEnding): void {
+    this._inputLines++;
+    if (this._firstEnding === 0) this._firstEnding = ending;
+  }
+
+  /**
+   * Counts a source line that is a candidate for output and retains it when
+   * it may be in a head or tail: content `bytes[start, end)` (read, copied
+   * now or, when it lies in the current chunk, at {@link endChunk}; never
+   * kept), its ending, content bytes already cut (`hidden`) and its
+   * size in the source.
+   */
+  keepLine(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    hidden: number,
+    source: number,
+  ): void {
+    this._inputLines++;
+    if (this._firstEnding === 0) this._firstEnding = ending;
+    this._candidates++;
+    const outputBytes = this._env.outputBytes;
+    const head = this._head;
+    if (head !== null && head.count < this._env.headLines && head.usedBytes < outputBytes) {
+      head.append(bytes, start, end, ending, hidden, source, false);
+      return;
+    }
+    const tail = this._tail;
+    if (tail === null) return;
+    const size = end - start + ending;
+    const maxLines = this._env.tailLines;
+    while (
+      tail.count > 0 &&
+      (tail.count >= maxLines || tail.usedBytes + size - tail.oldestSize() >= outputBytes)
+    ) {
+      tail.evictOldest();
+    }
+    tail.append(bytes, start, end, ending, hidden, source, bytes === this._chunk);
+  }
+
+  /** Renders the stream under `policy`; call once, after the last line. */
+  render(policy: OutputPolicy, recovery: Recovery): ReducedStream {
+    const inputBytes = this._inputBytes;
+    const inputLines = this._inputLines;
+    if (inputBytes === 0) return this._exact();
+    this._head?.linearize();
+    this._tail?.linearize();
+    const count = this._candidates;
+    const headEnd = Math.min(policy.headLines, count);
+    const tailStart = Math.max(headEnd, count - policy.tailLines);
+
+    const headViews: LineView[] = [];
+    for (let i = 0; i < headEnd; i++) {
+      const v = this._view(i, policy.maxLineBytes);
+      if (v === null) break;
+      headViews.push(v);
+    }
+    const tailViews: LineView[] = []; // newest first
+    for (let i = count - 1; i >= tailStart; i--) {
+      const v = this._view(i, policy.maxLineBytes);
+      if (v === null) break;
+      tailViews.push(v);
+    }
+    const complete = count === inputLines && !this._altered &&
+      headViews.length + tailViews.length === count &&
+      headViews.every((v) => v.omitted === 0) && tailViews.every((v) => v.omitted === 0);
+    if (complete && inputBytes <= policy.maxOutputBytes) return this._exact();
+
+    const eol = this._firstEnding === LINE_END_CRLF ? CRLF_BYTES : LF_BYTES;
+    const worst: OmissionFacts = {
+      keptLines: inputLines,
+      inputLines,
+      omittedLines: inputLines,
+      omittedBytes: inputBytes,
+      truncatedLines: inputLines,
+    };
+    const available = policy.maxOutputBytes - omissionMarkerBytes(worst, recovery).length -
+      2 * eol.length;
+    if (available < 0) return this._markerOnly(policy, recovery);
+
+    const needHead = totalSize(headViews);
+    const needTail = totalSize(tailViews);
+    let headBudget = needHead;
+    if (needHead + needTail > available) {
+      const half = Math.floor(available / 2);
+      if (needHead <= half) headBudget = needHead;
+      else if (needTail <= available - half) headBudget = available - needTail;
+      else headBudget = half;
+    }
+    const head = this._fit(headViews, headBudget);
+    const tail = this._fit(tailViews, available - totalSize(head)).reverse();
+
+    let keptSource = 0;
+    let truncatedLines = 0;
+    for (const v of head) {
+      keptSource += v.store.source(v.slot);
+      if (v.omitted > 0) truncatedLines++;
+    }
+    for (const v of tail) {
+      keptSource += v.store.source(v.slot);
+      if (v.omitted > 0) truncatedLines++;
+    }
+    const keptLines = head.length + tail.length;
+    const marker = omissionMarkerBytes({
+      keptLines,
+      inputLines,
+      omittedLines: inputLines - keptLines,
+      omittedBytes: inputBytes - keptSource,
+      truncatedLines,
+    }, recovery);
+    const markerBetween = tail.length > 0 && head.length < tail[0].index;
+    const last = tail.length > 0 ? tail[tail.length - 1] : head[head.length - 1];
+    const eolBefore = !markerBetween && last !== undefined && last.store.ending(last.slot) === 0;
+    const outLen = totalSize(head) + totalSize(tail) + marker.length + eol.length +
+      (eolBefore ? eol.length : 0);
+
+    if (
+      this._raw !== null && inputBytes <= policy.maxOutputBytes &&
+      inputBytes - outLen < policy.minSavingsBytes
+    ) {
+      return this._exact();
+    }
+
+    const out = new Uint8Array(outLen);
+    let at = 0;
+    for (const v of head) at = writeView(out, at, v);
+    if (markerBetween) at = writeMarker(out, at, marker, eol);
+    for (const v of tail) at = writeView(out, at, v);
+    if (!markerBetween) {
+      if (eolBefore) {
+        out.set(eol, at);
+        at += eol.length;
+      }
+      writeMarker(out, at, marker, eol);
+    }
+    return {
+      bytes: out,
+      changed: true,
+      omittedLines: inputLines - keptLines,
+      omittedBytes: inputBytes - keptSource,
+      truncatedLines,
+      inputBytes,
+      inputLines,
+    };
+  }
+
+  /** The exact input (the raw buffer always holds it when this is called). */
+  private _exact(): ReducedStream {
+    const raw = this._raw;
+    if (raw === null) throw new Error("exact output requested after the raw buffer was discarded");
+    return {
+      bytes: raw.subarray(0, this._rawLen),
+      changed: false,
+      omittedLines: 0,
+      omittedBytes: 0,
+      truncatedLines: 0,
+      inputBytes: this._inputBytes,
+      inputLines: this._inputLines,
+    };
+  }
+
+  /** Fallback when the marker alone exceeds the budget: the marker, cut to fit. */
+  private _markerOnly(policy: OutputPolicy, recovery: Recovery): ReducedStream {
+    const inputLines = this._inputLines;
+    const inputBytes = this._inputBytes;
+    const marker = omissionMarkerBytes({
+      keptLines: 0,
+      inputLines,
+      omittedLines: inputLines,
+      omittedBytes: inputBytes,
+      truncatedLines: 0,
+    }, recovery);
+    const cut = Math.min(marker.length, policy.maxOutputBytes);
+    return {
+      bytes: marker.slice(0, utf8SafeCut(marker, 0, cut)),
+      changed: true,
+      omittedLines: inputLines,
+      omittedBytes: inputBytes,
+      truncatedLines: 0,
+      inputBytes,
+      inputLines,
+    };
+  }
+
+  /** Candidate `index` shown whole or cut to `limit` content bytes; null when not retained. */
+  private _view(index: number, limit: number): LineView | null {
+    const headCount = this._head?.count ?? 0;
+    const tailFirst = this._candidates - (this._tail?.count ?? 0);
+    let store: LineStore;
+    let slot: number;
+    if (index < headCount) {
+      store = this._head!;
+      slot = index;
+    } else if (index >= tailFirst) {
+      store = this._tail!;
+      slot = index - tailFirst;
+    } else {
+      return null;
+    }
+    return cutView(index, store, slot, limit);
+  }
+
+  /** The longest prefix of `views` within `budget`; the first that does not fit may be cut to fit. */
+  private _fit(views: readonly LineView[], budget: number): LineView[] {
+    const taken: LineView[] = [];
+    let room = budget;
+    for (const v of views) {
+      if (v.size <= room) {
+        taken.push(v);
+        room -= v.size;
+        continue;
+      }
+      const ending = v.store.ending(v.slot);
+      const whole = v.store.length(v.slot) + v.store.hidden(v.slot);
+      const limit = room - ending - truncationMarkerLength(whole);
+      if (limit >= 1) {
+        const cut = cutView(v.index, v.store, v.slot, Math.min(limit, v.shown));
+        if (cut.shown >= 1) taken.push(cut);
+      }
+      break;
+    }
+    return taken;
+  }
+}
+
+/** A view of a stored line with at most `limit` content bytes shown. */
+function cutView(index: number, store: LineStore, slot: number, limit: number): LineView {
+  const len = store.length(slot);
+  const hidden = store.hidden(slot);
+  let shown = len < limit ? len : limit;
+  if (hidden > 0 || shown < len) {
+    const start = store.start(slot);
+    shown = utf8SafeCut(store.bytes, start, start + shown) - start;
+  }
+  const omitted = hidden + len - shown;
+  const size = shown + (omitted > 0 ? truncationMarkerLength(omitted) : 0) + store.ending(slot);
+  return { index, store, slot, shown, omitted, size };
+}
+
+function totalSize(views: readonly LineView[]): number {
+  let total = 0;
+  for (const v of views) total += v.size;
+  return total;
+}
+
+function writeView(out: Uint8Array, at: number, v: LineView): number {
+  const bytes = v.store.bytes;
+  const start = v.store.start(v.slot);
+  copyRange(bytes, start, start + v.shown, out, at);
+  at += v.shown;
+  if (v.omitted > 0) at = writeTruncationMarker(out, at, v.omitted);
+  const endingStart = start + v.store.length(v.slot);
+  const ending = v.store.ending(v.slot);
+  copyRange(bytes, endingStart, endingStart + ending, out, at);
+  return at + ending;
+}
+
+function writeMarker(out: Uint8Array, at: number, marker: Uint8Array, eol: Uint8Array): number {
+  out.set(marker, at);
+  out.set(eol, at + marker.length);
+  return at + marker.length + eol.length;
+}

@@ -1,0 +1,577 @@
+/**
+ * The bounded reducers (seed 000, "Reducer tests" matrix and "Property and
+ * fuzz testing"): budgets, markers, policy selection, filtering order, exact
+ * pass-through and chunk-independence, plus the per-stream memory bound.
+ */
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import fc from "fast-check";
+import {
+  checkMemoryBound,
+  type ChildStatus,
+  createStreamReducer,
+  formatCount,
+  type Recovery,
+  type ReducedStream,
+  streamMemoryBound,
+  truncationMarker,
+} from "../lib/reduce/mod.ts";
+import type { LinePattern, OutputPolicy, ReducerSpec, ReductionRule } from "../lib/rules/model.ts";
+
+const te = new TextEncoder();
+const td = new TextDecoder();
+const OK: ChildStatus = { code: 0 };
+const FAIL: ChildStatus = { code: 1 };
+const NONE: Recovery = { kind: "none" };
+
+function policy(over: Partial<OutputPolicy> = {}): OutputPolicy {
+  return {
+    headLines: 3,
+    tailLines: 3,
+    maxLineBytes: 256,
+    maxOutputBytes: 1024,
+    minSavingsBytes: 0,
+    ...over,
+  };
+}
+
+function rule(
+  reducer: ReducerSpec = { kind: "head_tail" },
+  success: OutputPolicy = policy(),
+  failure: OutputPolicy = success,
+): ReductionRule {
+  return {
+    id: "test/rule",
+    action: "reduce",
+    match: { programs: ["x"], argvPrefix: [], argvContainsAll: [] },
+    reducer,
+    success,
+    failure,
+  };
+}
+
+function filter(over: Partial<Omit<ReducerSpec & { kind: "line_filter" }, "kind">>): ReducerSpec {
+  return { kind: "line_filter", stripAnsi: false, drop: [], keep: [], ...over };
+}
+
+function pat(
+  kind: LinePattern["kind"],
+  value: string,
+  extra: Partial<LinePattern> = {},
+): LinePattern {
+  return { kind, value, caseMode: "sensitive", trim: "none", ...extra };
+}
+
+/** Runs `input` through a fresh reducer in chunks of `chunkSize` bytes (0 = one chunk). */
+function reduce(
+  r: ReductionRule,
+  input: Uint8Array | string,
+  { status = OK, recovery = NONE, chunkSize = 0 } = {},
+): ReducedStream {
+  const bytes = typeof input === "string" ? te.encode(input) : input;
+  const reducer = createStreamReducer(r);
+  const bound = streamMemoryBound(r);
+  const step = chunkSize > 0 ? chunkSize : Math.max(bytes.length, 1);
+  for (let at = 0; at < bytes.length; at += step) {
+    reducer.push(bytes.subarray(at, at + step));
+    const retained = reducer.retainedBytes();
+    ok(retained <= bound, `retained ${retained} > bound ${bound}`);
+  }
+  return reducer.finish(status, recovery);
+}
+
+const text = (r: ReducedStream) => td.decode(r.bytes);
+const lines = (n: number, f = (i: number) => `line ${i}`) =>
+  Array.from({ length: n }, (_, i) => f(i) + "\n").join("");
+
+/** The kept count a marker states, checked against the reducer's own counts. */
+function checkMarker(r: ReducedStream): string {
+  const m = text(r).match(/\[yarp: kept ([\d,]+) of ([\d,]+) lines?[^\]]*\]/);
+  ok(m, `no marker in ${JSON.stringify(text(r).slice(-300))}`);
+  equal(m[1], formatCount(r.inputLines - r.omittedLines));
+  equal(m[2], formatCount(r.inputLines));
+  return m[0];
+}
+
+Deno.test("empty and short streams stay exact, with no marker", () => {
+  for (const input of ["", "one line\n", "no final newline", "a\r\nb\r\n", "\n\n\n"]) {
+    for (const reducer of [{ kind: "head_tail" } as const, filter({ stripAnsi: true })]) {
+      const r = reduce(rule(reducer), input, { status: FAIL });
+      equal(r.changed, false);
+      equal(text(r), input);
+      equal(r.inputBytes, te.encode(input).length);
+      equal(r.omittedLines, 0);
+    }
+  }
+  equal(reduce(rule(), "").inputLines, 0);
+  equal(reduce(rule(), "a\nb").inputLines, 2);
+});
+
+Deno.test("boundary-sized streams: exactly max_output_bytes stays exact, one more byte is reduced", () => {
+  const r = rule({ kind: "head_tail" }, policy({ headLines: 10, tailLines: 10 }));
+  const exact = "x".repeat(200) + "\n" + "y".repeat(200) + "\n";
+  const fill = (n: number) => exact.repeat(2) + "z".repeat(n - exact.length * 2 - 1) + "\n";
+  const at = reduce(r, fill(1024));
+  equal(at.changed, false);
+  equal(at.bytes.length, 1024);
+  const over = reduce(r, fill(1025));
+  equal(over.changed, true);
+  ok(over.bytes.length <= 1024);
+  equal(over.truncatedLines, 1);
+  checkMarker(over);
+});
+
+Deno.test("very large streams: bounded output, exact counts, bounded state", () => {
+  const r = rule({ kind: "head_tail" }, policy({ headLines: 2, tailLines: 2 }));
+  const reducer = createStreamReducer(r);
+  const chunk = te.encode(lines(1000, (i) => `row ${String(i).padStart(6, "0")}`));
+  const bound = streamMemoryBound(r);
+  for (let i = 0; i < 500; i++) {
+    reducer.push(chunk);
+    ok(reducer.retainedBytes() <= bound);
+  }
+  const out = reducer.finish(OK, NONE);
+  equal(out.inputLines, 500_000);
+  equal(out.inputBytes, chunk.length * 500);
+  equal(out.omittedLines, 499_996);
+  equal(out.omittedBytes, out.inputBytes - 4 * 11);
+  equal(
+    text(out),
+    "row 000000\nrow 000001\n[yarp: kept 4 of 500,000 lines · omitted 499,996 lines (5,499,956 bytes)]\nrow 000998\nrow 000999\n",
+  );
+});
+
+Deno.test("success and failure policies are chosen from the final status", () => {
+  const r = rule(
+    { kind: "head_tail" },
+    policy({ headLines: 1, tailLines: 1 }),
+    policy({ headLines: 4, tailLines: 4 }),
+  );
+  const input = lines(50);
+  const cases: [ChildStatus, number][] = [
+    [{ code: 0 }, 2],
+    [{ code: 1 }, 8],
+    [{ code: 137 }, 8],
+    [{ code: 0, signal: "SIGTERM" }, 8],
+  ];
+  for (const [status, kept] of cases) {
+    const out = reduce(r, input, { status });
+    equal(out.inputLines - out.omittedLines, kept, JSON.stringify(status));
+    checkMarker(out);
+  }
+  // A smaller failure policy is honoured too (state is shared by the larger of each limit).
+  const smallFailure = rule(
+    { kind: "head_tail" },
+    policy({ headLines: 6, tailLines: 6 }),
+    policy({ headLines: 0, tailLines: 2 }),
+  );
+  equal(text(reduce(smallFailure, input, { status: FAIL })).endsWith("line 48\nline 49\n"), true);
+  equal(reduce(smallFailure, input, { status: FAIL }).omittedLines, 48);
+});
+
+Deno.test("head-only, tail-only and zero-line policies", () => {
+  const input = lines(20);
+  const head = reduce(rule({ kind: "head_tail" }, policy({ headLines: 2, tailLines: 0 })), input);
+  equal(text(head), "line 0\nline 1\n[yarp: kept 2 of 20 lines · omitted 18 lines (136 bytes)]\n");
+  const tail = reduce(rule({ kind: "head_tail" }, policy({ headLines: 0, tailLines: 2 })), input);
+  equal(
+    text(tail),
+    "[yarp: kept 2 of 20 lines · omitted 18 lines (134 bytes)]\nline 18\nline 19\n",
+  );
+  const none = reduce(rule({ kind: "head_tail" }, policy({ headLines: 0, tailLines: 0 })), input);
+  equal(text(none), "[yarp: kept 0 of 20 lines · omitted 20 lines (150 bytes)]\n");
+});
+
+Deno.test("total output bytes are enforced, markers included", () => {
+  const p = policy({
+    headLines: 100,
+    tailLines: 100,
+    maxLineBytes: 4096,
+    maxOutputBytes: 1024,
+  });
+  const input = lines(300, (i) => `${i} ` + "w".repeat(100));
+  for (const recovery of [NONE, { kind: "archived", id: "0123456789abcdef" } as const]) {
+    const out = reduce(rule({ kind: "head_tail" }, p), input, { recovery });
+    ok(out.bytes.length <= 1024, `${out.bytes.length}`);
+    ok(out.bytes.length > 900, "the budget is used, not wasted");
+    const t = text(out);
+    ok(t.startsWith("0 www"));
+    ok(t.endsWith("299 " + "w".repeat(100) + "\n"));
+    checkMarker(out);
+  }
+  // A single line larger than the output budget is cut to fit.
+  const one = reduce(
+    rule({ kind: "head_tail" }, policy({ maxLineBytes: 1_000_000, maxOutputBytes: 1024 })),
+    "q".repeat(50_000) + "\n",
+  );
+  ok(one.bytes.length <= 1024);
+  equal(one.truncatedLines, 1);
+  match(text(one), /^q+…\[yarp: [\d,]+ bytes of this line omitted\]\n\[yarp: kept 1 of 1 line/);
+});
+
+Deno.test("very long terminated and unterminated lines keep a prefix and a truncation marker", () => {
+  const long = "L".repeat(12_601);
+  for (const chunkSize of [0, 1000, 4096]) {
+    const terminated = reduce(rule(), `${long}\nafter\n`, { chunkSize });
+    equal(
+      text(terminated),
+      `${"L".repeat(256)}${truncationMarker(12_345)}\nafter\n` +
+        "[yarp: kept 2 of 2 lines · truncated 1 line]\n",
+    );
+    equal(terminated.truncatedLines, 1);
+    equal(terminated.omittedLines, 0);
+    const unterminated = reduce(rule(), `before\n${long}`, { chunkSize });
+    equal(
+      text(unterminated),
+      `before\n${"L".repeat(256)}${truncationMarker(12_345)}\n` +
+        "[yarp: kept 2 of 2 lines · truncated 1 line]\n",
+    );
+  }
+  equal(truncationMarker(12_345), "…[yarp: 12,345 bytes of this line omitted]");
+  equal(truncationMarker(1), "…[yarp: 1 byte of this line omitted]");
+});
+
+Deno.test("a cut never splits a UTF-8 character", () => {
+  const out = reduce(rule(), "a" + "é".repeat(300) + "\n");
+  const t = text(out);
+  ok(!t.includes("\uFFFD"));
+  ok(t.startsWith("a" + "é".repeat(127) + "…[yarp: 346 bytes"));
+});
+
+Deno.test("CRLF, LF, mixed and missing final newline are kept; the marker uses the first ending", () => {
+  const r = rule({ kind: "head_tail" }, policy({ headLines: 1, tailLines: 1 }));
+  const middle = lines(40, () => "mid"); // 160 bytes omitted
+  equal(
+    text(reduce(r, "a\r\nb\n" + middle + "d")),
+    "a\r\n[yarp: kept 2 of 43 lines · omitted 41 lines (162 bytes)]\r\nd",
+  );
+  equal(
+    text(reduce(r, "a\nb\r\n" + middle + "d\r\n")),
+    "a\n[yarp: kept 2 of 43 lines · omitted 41 lines (163 bytes)]\nd\r\n",
+  );
+  // No ending observed: `\n`, and the marker goes on its own line.
+  const single = reduce(rule(), "z".repeat(3000));
+  equal(single.bytes.at(-1), 10);
+  ok(text(single).includes(`${truncationMarker(2744)}\n[yarp: kept 1 of 1 line`));
+  equal(text(single).split("\n").length, 3);
+});
+
+Deno.test("ANSI sequences split across chunks are removed before matching", () => {
+  const r = rule(
+    filter({ stripAnsi: true, keep: [pat("prefix", "error:")] }),
+    policy({ headLines: 10, tailLines: 10 }),
+  );
+  const input = "\x1b[1m\x1b[31merror:\x1b[0m one\n" +
+    lines(30, (i) => `\x1b[32mnoise ${i}\x1b[0m`) +
+    "\x1b]8;;file:///x\x1b\\error:\x1b]8;;\x1b\\ two\r\n";
+  const expected = "error: one\nerror: two\r\n" +
+    "[yarp: kept 2 of 32 lines · omitted 30 lines (530 bytes)]\n";
+  for (const chunkSize of [0, 1, 2, 3, 5, 17]) {
+    equal(text(reduce(r, input, { chunkSize })), expected, `chunk ${chunkSize}`);
+  }
+  // Without strip_ansi the coloured lines do not start with the pattern.
+  const raw = reduce(rule(filter({ keep: [pat("prefix", "error:")] })), input);
+  equal(raw.omittedLines, 32);
+});
+
+Deno.test("ANSI removal alone changes output; short savings fall back to exact bytes", () => {
+  const input = "\x1b[31mred\x1b[0m\n";
+  const stripped = reduce(rule(filter({ stripAnsi: true })), input);
+  equal(stripped.changed, false, "a marker would make it longer: exact");
+  equal(text(stripped), input);
+  const big = lines(5, () => "\x1b[38;5;208m" + "c".repeat(150) + "\x1b[0m");
+  const out = reduce(rule(filter({ stripAnsi: true }), policy({ headLines: 10 })), big);
+  equal(out.changed, true);
+  equal(
+    text(out),
+    lines(5, () => "c".repeat(150)) + "[yarp: kept 5 of 5 lines]\n",
+  );
+});
+
+Deno.test("invalid UTF-8 and NUL bytes are kept and matched as bytes", () => {
+  const input = new Uint8Array([
+    ...te.encode("keep \xff"),
+    0xff,
+    0x00,
+    0xc3,
+    10,
+    ...te.encode("drop\n"),
+    0x80,
+    0x00,
+    ...te.encode("keep\r\n"),
+    ...te.encode(lines(40, () => "\x00noise\xff")),
+  ]);
+  const r = rule(filter({ keep: [pat("prefix", "keep"), pat("suffix", "keep")] }));
+  const out = reduce(r, input);
+  equal(out.changed, true);
+  deepEqual(
+    [...out.bytes.subarray(0, out.bytes.indexOf(0x5b))], // up to the marker's "["
+    [...te.encode("keep \xff"), 0xff, 0x00, 0xc3, 10, 0x80, 0x00, ...te.encode("keep\r\n")],
+  );
+});
+
+Deno.test("literal modes and ASCII-only case folding in line_filter", () => {
+  const input = "Compiling a\n  compiling b\nCOMPILING c\nÉrror x\nérror y\nwarning: z \n" +
+    lines(40, () => "filler");
+  const rows: [LinePattern, string[]][] = [
+    [pat("prefix", "Compiling"), ["Compiling a"]],
+    [pat("prefix", "compiling", { caseMode: "ascii_insensitive" }), ["Compiling a", "COMPILING c"]],
+    [pat("prefix", "compiling", { caseMode: "ascii_insensitive", trim: "start" }), [
+      "Compiling a",
+      "  compiling b",
+      "COMPILING c",
+    ]],
+    [pat("prefix", "érror", { caseMode: "ascii_insensitive" }), ["érror y"]],
+    [pat("exact", "warning: z"), []],
+    [pat("exact", "warning: z", { trim: "both" }), ["warning: z "]],
+    [pat("suffix", "z "), ["warning: z "]],
+    [pat("contains", "RROR", { caseMode: "ascii_insensitive" }), ["Érror x", "érror y"]],
+  ];
+  for (const [p, expected] of rows) {
+    const out = reduce(rule(filter({ keep: [p] }), policy({ headLines: 10 })), input);
+    const kept = text(out).split("\n").filter((l) => !l.startsWith("[yarp:") && l !== "");
+    deepEqual(kept, expected, JSON.stringify(p));
+  }
+});
+
+Deno.test("drop is checked before keep", () => {
+  const r = rule(
+    filter({ drop: [pat("contains", "ignored")], keep: [pat("contains", "error")] }),
+    policy({ headLines: 10 }),
+  );
+  const input = "error: real\nerror: ignored\nnoise\n" + lines(20, () => "more noise");
+  equal(
+    text(reduce(r, input)),
+    "error: real\n[yarp: kept 1 of 23 lines · omitted 22 lines (241 bytes)]\n",
+  );
+});
+
+Deno.test("minimum savings: exact pass-through below the threshold, reduction at or above it", () => {
+  // Six omitted short lines cost less than the marker: exact whatever the threshold.
+  const short = lines(12);
+  const reduced = reduce(rule({ kind: "head_tail" }, policy({ minSavingsBytes: 0 })), short);
+  equal(reduced.changed, false);
+  equal(text(reduced), short);
+
+  const long = lines(30, (i) => `entry ${i} ` + "p".repeat(20)); // 870 bytes ≤ 1024
+  const plain = reduce(rule({ kind: "head_tail" }, policy()), long);
+  const save = te.encode(long).length - plain.bytes.length;
+  ok(save > 0 && plain.changed);
+  const below = reduce(rule({ kind: "head_tail" }, policy({ minSavingsBytes: save + 1 })), long);
+  equal(below.changed, false);
+  equal(text(below), long);
+  const at = reduce(rule({ kind: "head_tail" }, policy({ minSavingsBytes: save })), long);
+  equal(at.changed, true);
+  deepEqual(at.bytes, plain.bytes);
+  // Raw larger than max_output_bytes: the cap wins whatever the threshold.
+  const huge = lines(200, (i) => `entry ${i}`);
+  const capped = reduce(
+    rule({ kind: "head_tail" }, policy({ minSavingsBytes: 1_048_576 })),
+    huge,
+  );
+  equal(capped.changed, true);
+  ok(capped.bytes.length <= 1024);
+});
+
+Deno.test("omission counts, marker wording and recovery clauses", () => {
+  const input = lines(5120, (i) => `${i}`.padStart(8, "."));
+  const r = rule(
+    { kind: "head_tail" },
+    policy({ headLines: 21, tailLines: 21, maxOutputBytes: 4096 }),
+  );
+  const marker = (recovery: Recovery) => checkMarker(reduce(r, input, { recovery }));
+  equal(marker(NONE), "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes)]");
+  equal(
+    marker({ kind: "archived", id: "8f2c1a" }),
+    "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes) · exact: yarp read 8f2c1a]",
+  );
+  equal(
+    marker({ kind: "unarchived" }),
+    "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes) · no exact copy was kept]",
+  );
+  const out = reduce(r, input);
+  equal(out.omittedLines, 5078);
+  equal(out.omittedBytes, 45_702);
+  equal(out.inputBytes, 5120 * 9);
+  // Exactly one marker.
+  equal(text(out).split("[yarp:").length, 2);
+  const rows: [number, string][] = [
+    [0, "0"],
+    [7, "7"],
+    [999, "999"],
+    [1000, "1,000"],
+    [1_234_567, "1,234,567"],
+    [100_000_000_000, "100,000,000,000"],
+  ];
+  for (const [n, s] of rows) equal(formatCount(n), s);
+});
+
+Deno.test("a marker that cannot fit falls back to a cut marker within the cap", () => {
+  const id = "i".repeat(2000);
+  const out = reduce(rule(), lines(100), { recovery: { kind: "archived", id } });
+  ok(out.bytes.length <= 1024);
+  ok(text(out).startsWith("[yarp: kept 0 of 100 lines"));
+  equal(out.omittedLines, 100);
+});
+
+Deno.test("deterministic output under different read chunk sizes", () => {
+  const input = te.encode(
+    lines(300, (i) => (i % 7 === 0 ? "x".repeat(700) : `\x1b[3${i % 8}mrow\x1b[0m ${i}\r`)) +
+      "tail without newline",
+  );
+  const rules = [
+    rule({ kind: "head_tail" }, policy({ headLines: 5, tailLines: 9, maxOutputBytes: 2048 })),
+    rule(
+      filter({ stripAnsi: true, drop: [pat("suffix", "5")], keep: [pat("contains", "row")] }),
+      policy({ headLines: 4, tailLines: 4 }),
+    ),
+  ];
+  for (const r of rules) {
+    const whole = reduce(r, input);
+    for (const chunkSize of [1, 2, 3, 13, 255, 256, 257, 4096]) {
+      deepEqual(reduce(r, input, { chunkSize }).bytes, whole.bytes, `chunk ${chunkSize}`);
+    }
+  }
+});
+
+Deno.test("memory bound: typical rules pass, oversized ones are rejected", () => {
+  const typical = checkMemoryBound(rule());
+  ok(typical.ok);
+  ok(typical.bytes > 1024 && typical.bytes < 64 * 1024);
+  const huge = checkMemoryBound(
+    rule({ kind: "head_tail" }, policy({ maxOutputBytes: 16_777_216, maxLineBytes: 1_048_576 })),
+  );
+  equal(huge.ok, false);
+  if (!huge.ok) match(huge.message, /test\/rule.*4194304/);
+  const patterns = Array.from({ length: 256 }, () => pat("contains", "p".repeat(4096)));
+  equal(checkMemoryBound(rule(filter({ keep: patterns }))).ok, false);
+});
+
+// ---- properties ---------------------------------------------------------
+
+const policyArb = fc.record({
+  headLines: fc.integer({ min: 0, max: 12 }),
+  tailLines: fc.integer({ min: 0, max: 12 }),
+  maxLineBytes: fc.integer({ min: 256, max: 700 }),
+  maxOutputBytes: fc.integer({ min: 1024, max: 3000 }),
+  minSavingsBytes: fc.integer({ min: 0, max: 400 }),
+});
+
+const patternArb: fc.Arbitrary<LinePattern> = fc.record({
+  kind: fc.constantFrom("exact", "prefix", "suffix", "contains"),
+  value: fc.constantFrom("a", "b", "ab", "A", "err", "x\x1b"),
+  caseMode: fc.constantFrom("sensitive", "ascii_insensitive"),
+  trim: fc.constantFrom("none", "start", "both"),
+});
+
+const reducerArb: fc.Arbitrary<ReducerSpec> = fc.oneof(
+  fc.constant({ kind: "head_tail" } as const),
+  fc.record({
+    kind: fc.constant("line_filter" as const),
+    stripAnsi: fc.boolean(),
+    drop: fc.array(patternArb, { maxLength: 2 }),
+    keep: fc.array(patternArb, { maxLength: 2 }),
+  }),
+);
+
+const ruleArb = fc.tuple(reducerArb, policyArb, policyArb).map(([r, s, f]) => rule(r, s, f));
+
+const lineArb = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: fc.constantFrom("a", "b", "A", " ", "é", "e", "r") }) },
+  { weight: 1, arbitrary: fc.constantFrom("x".repeat(900), "é".repeat(400), "\x1b[31merr\x1b[0m") },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 40 }).map((b) => String.fromCharCode(...b)),
+  },
+);
+
+const inputArb = fc.tuple(
+  fc.array(fc.tuple(lineArb, fc.constantFrom("\n", "\r\n", "\n")), { maxLength: 120 }),
+  fc.boolean(),
+).map(([ls, final]) => {
+  const s = ls.map(([l, e]) => l + e).join("");
+  const bytes = Uint8Array.from(s, (c) => c.charCodeAt(0) & 0xff);
+  return final || bytes.length === 0 ? bytes : bytes.subarray(0, bytes.length - 1);
+});
+
+const statusArb = fc.constantFrom<ChildStatus>({ code: 0 }, { code: 2 }, {
+  code: 0,
+  signal: "SIGKILL",
+});
+
+const recoveryArb = fc.constantFrom<Recovery>(NONE, { kind: "archived", id: "ab12cd" }, {
+  kind: "unarchived",
+});
+
+Deno.test("property: output within the selected cap; unchanged means exact input", () => {
+  fc.assert(
+    fc.property(ruleArb, inputArb, statusArb, recoveryArb, (r, input, status, recovery) => {
+      const out = reduce(r, input, { status, recovery });
+      const p = status.code === 0 && !status.signal ? r.success : r.failure;
+      if (out.changed) {
+        ok(out.bytes.length <= p.maxOutputBytes, `${out.bytes.length} > ${p.maxOutputBytes}`);
+        equal(text(out).split("[yarp: kept").length, 2, "exactly one omission marker");
+      } else {
+        deepEqual(out.bytes, input);
+      }
+      if (input.length === 0) equal(out.bytes.length, 0);
+      ok(out.omittedBytes <= out.inputBytes && out.omittedLines <= out.inputLines);
+    }),
+    { numRuns: 400 },
+  );
+});
+
+Deno.test("property: different chunk boundaries give identical output", () => {
+  fc.assert(
+    fc.property(
+      ruleArb,
+      inputArb,
+      statusArb,
+      fc.integer({ min: 1, max: 97 }),
+      (r, input, status, chunkSize) => {
+        const whole = reduce(r, input, { status });
+        const chunked = reduce(r, input, { status, chunkSize });
+        deepEqual(chunked, whole);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("property: short streams that fit every limit stay exact", () => {
+  fc.assert(
+    fc.property(
+      policyArb,
+      fc.array(fc.string({ unit: fc.constantFrom("a", "b", " ", "é"), maxLength: 60 }), {
+        maxLength: 12,
+      }),
+      (p, ls) => {
+        const input = te.encode(ls.map((l) => l + "\n").join(""));
+        fc.pre(ls.length <= p.headLines + p.tailLines && input.length <= p.maxOutputBytes);
+        const out = reduce(rule({ kind: "head_tail" }, p), input);
+        equal(out.changed, false);
+        deepEqual(out.bytes, input);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("property: retained state never exceeds the declared bound", () => {
+  fc.assert(
+    fc.property(
+      ruleArb,
+      fc.array(inputArb, { minLength: 1, maxLength: 4 }),
+      fc.integer({ min: 1, max: 4096 }),
+      (r, parts, chunkSize) => {
+        const input = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+        let at = 0;
+        for (const p of parts) {
+          input.set(p, at);
+          at += p.length;
+        }
+        reduce(r, input, { chunkSize }); // asserts retainedBytes ≤ bound after every push
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
