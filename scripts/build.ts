@@ -9,9 +9,9 @@
  * scope; the code itself still writes only to the state directory and to an
  * explicit `--output` path. The bundle keeps the launcher's scoped flags.
  */
-import { dirname, fromFileUrl, join } from "node:path";
+import { join } from "node:path";
 
-const ROOT = join(dirname(fromFileUrl(import.meta.url)), "..");
+const ROOT = join(import.meta.dirname!, "..");
 const ENV_NAMES =
   "HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,YARP_ARCHIVE,YARP_ARCHIVE_PATH,YARP_CONFIG,YARP_DEBUG";
 

@@ -4,9 +4,9 @@
  * launcher), prints what the agent would see, then compares its size with the
  * raw output of the same command and shows which rule selected it.
  */
-import { dirname, fromFileUrl, join } from "node:path";
+import { join } from "node:path";
 
-const ROOT = join(dirname(fromFileUrl(import.meta.url)), "..");
+const ROOT = join(import.meta.dirname!, "..");
 const COMMAND = ["grep", "-rn", "export", "lib", "tests", "scripts"];
 const env = { YARP_DENO: Deno.execPath() };
 

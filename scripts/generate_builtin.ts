@@ -10,14 +10,14 @@
  *
  * Usage: deno task generate | deno task check
  */
-import { dirname, fromFileUrl, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { formatDiagnostic } from "../lib/rules/diagnostics.ts";
 import { validateFixtureText } from "../lib/rules/fixture.ts";
 import type { RulePack } from "../lib/rules/model.ts";
 import { findRuleOverlaps } from "../lib/rules/overlap.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
 
-const ROOT = join(dirname(fromFileUrl(import.meta.url)), "..");
+const ROOT = join(import.meta.dirname!, "..");
 const OUTPUT = join(ROOT, "lib/rules/builtin.generated.ts");
 
 /** Program buckets: sorted program names, each with rule indexes sorted by rule id. */

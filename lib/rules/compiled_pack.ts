@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { Sha256, sha256, toHex } from "../bytes/sha256.ts";
 import {
   LIMITS,
   type LinePattern,
@@ -140,19 +140,9 @@ function align4(value: number): number {
   return Math.ceil(value / 4) * 4;
 }
 
-function sha256(bytes: Uint8Array): Uint8Array {
-  return createHash("sha256").update(bytes).digest();
-}
-
-function toHex(bytes: Uint8Array): string {
-  let hex = "";
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
-  return hex;
-}
-
 /** The header-and-index digest: bytes [0, end) with the digest field read as zero. */
 function headerIndexDigest(bytes: Uint8Array, end: number): Uint8Array {
-  return createHash("sha256")
+  return new Sha256()
     .update(bytes.subarray(0, H_HEADER_DIGEST))
     .update(new Uint8Array(DIGEST_BYTES))
     .update(bytes.subarray(H_HEADER_DIGEST + DIGEST_BYTES, end))

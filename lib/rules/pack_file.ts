@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
 import { type CompiledPack, openCompiledPack, PackFormatError } from "./compiled_pack.ts";
 import { LIMITS } from "./model.ts";
 
@@ -184,7 +183,10 @@ export function openCompiledPackFileSync(path: string): LoadedPackFile {
  * ```
  */
 export async function writeCompiledPackFile(path: string, bytes: Uint8Array): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
+  // A sibling of `path`, so the rename stays on one file system. String work
+  // only: importing node:path would cost the short-lived process ~10 ms.
+  const slash = path.lastIndexOf("/");
+  const temp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${crypto.randomUUID()}.tmp`;
   let file: Deno.FsFile | undefined;
   let created = false;
   try {

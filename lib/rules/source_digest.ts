@@ -6,7 +6,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { Sha256, toHex } from "../bytes/sha256.ts";
 
 const DOMAIN_TAG = new TextEncoder().encode("yarp-source-pack-v1\0");
 const encoder = new TextEncoder();
@@ -39,7 +39,7 @@ export function sourceDigest(
   manifestBytes: Uint8Array,
   files: readonly { readonly path: string; readonly bytes: Uint8Array }[],
 ): string {
-  const hash = createHash("sha256");
+  const hash = new Sha256();
   hash.update(DOMAIN_TAG);
   hash.update(lengthPrefix(manifestBytes.length));
   hash.update(manifestBytes);
@@ -50,5 +50,5 @@ export function sourceDigest(
     hash.update(lengthPrefix(file.bytes.length));
     hash.update(file.bytes);
   }
-  return hash.digest("hex");
+  return toHex(hash.digest());
 }

@@ -1,0 +1,145 @@
+/**
+ * Whole-process timing of `yarp run` (DESIGN.md, "Performance gates": at most
+ * 40 ms added over the bare command, median). Each round runs, in turn:
+ *
+ * - `true` bare, and `yarp run -- true` (pass-through: no rule selects it);
+ * - `seq 1 20000` bare, and the same through a compiled pack whose rule
+ *   reduces it (a symlink named `yarpbenchseq` gives it a unique program name);
+ * - `bin/yarp run -- true`, the launcher people put on PATH (adds bash);
+ * - an empty script under the same `deno run` flags: the runtime's own floor,
+ *   so the report can tell Deno's start-up from YARP's.
+ *
+ * YARP runs as the launcher runs it: `deno run --allow-run --allow-read
+ * --allow-env main.ts`. Prints median and p95 per case and the added time;
+ * exits 1 when the pass-through median added time exceeds the gate.
+ *
+ * Usage: `deno run --allow-run --allow-read --allow-write --allow-env bench/run_overhead.ts [--runs N]`
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { createHash } from "node:crypto";
+import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
+
+const GATE_MS = 40;
+const ROOT = new URL("..", import.meta.url).pathname;
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { runs: { type: "string", default: "30" } },
+  strict: true,
+});
+const RUNS = Number(values.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs: not a positive integer`);
+
+const dir = await Deno.makeTempDir({ prefix: "yarp_bench_" });
+const seqPath = new TextDecoder().decode(
+  (await new Deno.Command("sh", { args: ["-c", "command -v seq"], stdout: "piped" }).output())
+    .stdout,
+).trim();
+await Deno.symlink(seqPath, `${dir}/yarpbenchseq`);
+const policy = {
+  headLines: 10,
+  tailLines: 10,
+  maxLineBytes: 256,
+  maxOutputBytes: 4096,
+  minSavingsBytes: 0,
+};
+const packPath = `${dir}/bench.yrp`;
+await Deno.writeFile(
+  packPath,
+  encodeCompiledPack({
+    id: "bench",
+    sourceDigest: createHash("sha256").update("bench").digest("hex"),
+    rules: [{
+      id: "bench.seq",
+      action: "reduce",
+      match: { programs: ["yarpbenchseq"], argvPrefix: [], argvContainsAll: [] },
+      reducer: { kind: "head_tail" },
+      success: policy,
+      failure: policy,
+    }],
+  }),
+);
+
+const YARP = [
+  Deno.execPath(),
+  "run",
+  "--allow-run",
+  "--allow-read",
+  "--allow-env",
+  `${ROOT}main.ts`,
+  "run",
+];
+await Deno.writeTextFile(`${dir}/empty.js`, "");
+const CASES: Record<string, string[]> = {
+  "deno run (empty script, runtime floor)": [...YARP.slice(0, -2), `${dir}/empty.js`],
+  "true (bare)": ["true"],
+  "yarp run -- true": [...YARP, "--", "true"],
+  "seq 1 20000 (bare)": ["seq", "1", "20000"],
+  "yarp run --rule-pack P -- seq 1 20000 (reduced)": [
+    ...YARP,
+    "--rule-pack",
+    packPath,
+    "--",
+    "yarpbenchseq",
+    "1",
+    "20000",
+  ],
+  "bin/yarp run -- true": [`${ROOT}bin/yarp`, "run", "--", "true"],
+};
+const env = { PATH: `${dir}:${Deno.env.get("PATH")}` };
+
+async function timeOnce(argv: string[]): Promise<number> {
+  const started = performance.now();
+  const { code } = await new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    env,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  const elapsed = performance.now() - started;
+  if (code !== 0) throw new Error(`${argv.join(" ")}: exit ${code}`);
+  return elapsed;
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+const samples = new Map<string, number[]>(Object.keys(CASES).map((name) => [name, []]));
+for (const argv of Object.values(CASES)) await timeOnce(argv); // warm the module cache
+for (let round = 0; round < RUNS; round += 1) {
+  for (const [name, argv] of Object.entries(CASES)) samples.get(name)!.push(await timeOnce(argv));
+}
+await Deno.remove(dir, { recursive: true });
+
+const stats = new Map(
+  [...samples].map(([name, times]) => {
+    const sorted = times.toSorted((a, b) => a - b);
+    return [name, { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) }];
+  }),
+);
+const fmt = (ms: number) => ms.toFixed(1).padStart(7);
+console.log(`runs: ${RUNS}\n${"case".padEnd(50)} median ms    p95 ms`);
+for (const [name, { median, p95 }] of stats) {
+  console.log(`${name.padEnd(50)} ${fmt(median)}   ${fmt(p95)}`);
+}
+const added = (yarp: string, bare: string) => {
+  const y = stats.get(yarp)!, b = stats.get(bare)!;
+  return { median: y.median - b.median, p95: y.p95 - b.p95 };
+};
+const passthrough = added("yarp run -- true", "true (bare)");
+const reduced = added("yarp run --rule-pack P -- seq 1 20000 (reduced)", "seq 1 20000 (bare)");
+const launcher = added("bin/yarp run -- true", "true (bare)");
+const floor = added("deno run (empty script, runtime floor)", "true (bare)");
+console.log(
+  `added, pass-through: median ${fmt(passthrough.median)} ms, p95 ${fmt(passthrough.p95)} ms\n` +
+    `added, reduced:      median ${fmt(reduced.median)} ms, p95 ${fmt(reduced.p95)} ms\n` +
+    `added, bin/yarp:     median ${fmt(launcher.median)} ms, p95 ${fmt(launcher.p95)} ms\n` +
+    `of which Deno floor: median ${fmt(floor.median)} ms, p95 ${fmt(floor.p95)} ms`,
+);
+const pass = passthrough.median <= GATE_MS;
+console.log(`gate (pass-through median added <= ${GATE_MS} ms): ${pass ? "PASS" : "FAIL"}`);
+if (!pass) Deno.exit(1);

@@ -1,0 +1,214 @@
+/**
+ * `yarp run [--rule-pack P]… [--expect-rule ID] [--pack-digest D]… -- PROG ARGS…`:
+ * runs the child exactly and reduces its stdout and stderr separately when
+ * exactly one reduction rule selects the real argv.
+ *
+ * Everything after the first `--` is the child argv, verbatim. A malformed
+ * YARP argument prints one `yarp run: …` line and returns 2 without running
+ * the child. Every other doubt runs the child in exact pass-through (seed
+ * 000, "Rewrite and run agreement"): a pack that fails to load or verify, a
+ * `--pack-digest` that differs from the pack's whole-file digest, a selection
+ * other than one `reduce` rule, an `--expect-rule` that names another rule, a
+ * rule over the memory bound, or a pack that changed after it was read.
+ * Pass-through is silent unless `YARP_DEBUG` is set, when one line on stderr
+ * says why.
+ *
+ * @module
+ */
+import type { ReductionRule } from "../rules/model.ts";
+import { builtinRuleSource, createRuleRegistry } from "../rules/registry.ts";
+import { runPassthrough, runReduced } from "../run/runner.ts";
+import type { TextIo } from "./io.ts";
+
+const USAGE =
+  "usage: yarp run [--rule-pack P]... [--expect-rule ID] [--pack-digest D]... -- PROG ARGS...\n";
+
+/** The parsed YARP-owned arguments and the child argv. */
+export interface RunOptions {
+  readonly rulePacks: readonly string[];
+  readonly expectRule: string | undefined;
+  readonly packDigests: readonly string[];
+  readonly argv: readonly string[];
+}
+
+const HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+/** The YARP options of `run`; each takes a value (`--name value` or `--name=value`). */
+const OPTION_NAMES = ["--rule-pack", "--expect-rule", "--pack-digest"] as const;
+type OptionName = (typeof OPTION_NAMES)[number];
+
+function isOptionName(name: string): name is OptionName {
+  return (OPTION_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Parses the arguments after `run`. Everything after the first `--` is the
+ * child argv, verbatim; before it only the YARP options are allowed, each as
+ * `--name value` or `--name=value` (a separate value may not start with `-`).
+ * Returns the options, or `{ error }` with one line (no `yarp run:` prefix)
+ * for a missing `--` or command, an unknown option, a stray argument, a
+ * missing value, a repeated `--expect-rule`, an empty path or rule id, a
+ * malformed digest, or a digest count other than the pack count. Digests are
+ * lower-cased.
+ *
+ * Hand-written rather than `node:util` `parseArgs`: loading any `node:`
+ * module costs 10–15 ms of start-up, a third of the 40 ms `yarp run` budget.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { parseRunArgs } from "./run.ts";
+ * deepEqual(parseRunArgs(["--expect-rule=git.diff", "--", "git", "diff", "--", "x"]), {
+ *   rulePacks: [],
+ *   expectRule: "git.diff",
+ *   packDigests: [],
+ *   argv: ["git", "diff", "--", "x"],
+ * });
+ * deepEqual(parseRunArgs(["git"]), { error: "expected '--' before the command" });
+ * ```
+ */
+export function parseRunArgs(args: readonly string[]): RunOptions | { error: string } {
+  const separator = args.indexOf("--");
+  if (separator === -1) return { error: "expected '--' before the command" };
+  const argv = args.slice(separator + 1);
+  const values: Record<OptionName, string[]> = {
+    "--rule-pack": [],
+    "--expect-rule": [],
+    "--pack-digest": [],
+  };
+  for (let index = 0; index < separator; index += 1) {
+    const arg = args[index];
+    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = equals === -1 ? arg : arg.slice(0, equals);
+    if (!isOptionName(name)) {
+      return {
+        error: arg.startsWith("-")
+          ? `unknown option '${name}'`
+          : `unexpected argument '${arg}' before '--'`,
+      };
+    }
+    if (equals !== -1) {
+      values[name].push(arg.slice(equals + 1));
+      continue;
+    }
+    const value = args[index + 1];
+    if (index + 1 >= separator || value.startsWith("-")) {
+      return { error: `option '${name}' needs a value` };
+    }
+    values[name].push(value);
+    index += 1;
+  }
+  if (values["--expect-rule"].length > 1) return { error: "--expect-rule: given more than once" };
+  const expectRule = values["--expect-rule"][0];
+  const rulePacks = values["--rule-pack"];
+  const packDigests = values["--pack-digest"].map((digest) => digest.toLowerCase());
+  if (argv.length === 0) return { error: "missing command after '--'" };
+  if (rulePacks.includes("")) return { error: "--rule-pack: empty path" };
+  if (expectRule === "") return { error: "--expect-rule: empty rule id" };
+  const badDigest = packDigests.find((digest) => !HEX_DIGEST.test(digest));
+  if (badDigest !== undefined) {
+    return { error: `--pack-digest: '${badDigest}' is not a 64-digit hex SHA-256 digest` };
+  }
+  if (packDigests.length > 0 && packDigests.length !== rulePacks.length) {
+    return {
+      error:
+        `--pack-digest: ${packDigests.length} digests for ${rulePacks.length} --rule-pack paths`,
+    };
+  }
+  return { rulePacks, expectRule, packDigests, argv };
+}
+
+/** What `yarp run` will do with the child: reduce with one rule, or pass through and why. */
+export type RunPlan =
+  | {
+    readonly kind: "reduce";
+    readonly rule: ReductionRule;
+    /** Re-checked just before spawn; a change means pass-through. */
+    readonly assertPacksUnchanged: () => Promise<void>;
+  }
+  | { readonly kind: "passthrough"; readonly reason: string };
+
+function passthrough(reason: string): RunPlan {
+  return { kind: "passthrough", reason };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+}
+
+/**
+ * Decides what `yarp run` does for `options`: loads the packs (built-ins
+ * first, then each `--rule-pack` in order), checks each `--pack-digest`
+ * against its pack's whole-file digest, selects a rule for the real argv and
+ * checks `--expect-rule` and the rule's memory bound. Any doubt gives
+ * pass-through with a one-line reason. Never throws for a bad pack.
+ */
+export async function planRun(options: RunOptions): Promise<RunPlan> {
+  // Only runs that name packs pay for loading the pack reader.
+  const { registry, packs, errors } = options.rulePacks.length === 0
+    ? { registry: createRuleRegistry([builtinRuleSource()]), packs: [], errors: [] }
+    : await (await import("./_rule_packs.ts")).loadRegistry(options.rulePacks);
+  if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
+  for (const [index, expected] of options.packDigests.entries()) {
+    if (packs[index].pack.fileDigest !== expected) {
+      return passthrough(
+        `rule pack ${options.rulePacks[index]}: digest differs from --pack-digest`,
+      );
+    }
+  }
+  const selection = registry.select(options.argv);
+  if (selection.outcome === "unsupported") return passthrough(`unsupported: ${selection.reason}`);
+  if (selection.outcome !== "reduce") return passthrough(`selection is ${selection.outcome}`);
+  const { rule } = selection.match;
+  if (options.expectRule !== undefined && rule.id !== options.expectRule) {
+    return passthrough(`selected rule ${rule.id}, expected ${options.expectRule}`);
+  }
+  const { checkMemoryBound } = await import("../reduce/mod.ts"); // not needed to pass through
+  const bound = checkMemoryBound(rule);
+  if (!bound.ok) return passthrough(`rule ${rule.id}: ${bound.message}`);
+  return {
+    kind: "reduce",
+    rule,
+    assertPacksUnchanged: async () => {
+      for (const loaded of packs) await loaded.assertUnchanged();
+    },
+  };
+}
+
+/** True when `YARP_DEBUG` is set, not empty and not `0`; false without permission to read it. */
+function debugEnabled(): boolean {
+  const descriptor = { name: "env", variable: "YARP_DEBUG" } as const;
+  if (Deno.permissions.querySync(descriptor).state !== "granted") return false; // never prompt
+  const value = Deno.env.get("YARP_DEBUG");
+  return value !== undefined && value !== "" && value !== "0";
+}
+
+/**
+ * Runs `yarp run` with the arguments after `run`; returns YARP's exit status:
+ * the child's shell status (`128 + n` after signal `n`, 127/126 when it cannot
+ * be spawned), or 2 for a malformed YARP argument (child not run). Argument
+ * errors and `--help` go to `io`; child output goes to the real stdout and
+ * stderr, exact in pass-through and reduced per stream otherwise.
+ */
+export async function runCommand(args: string[], io: TextIo): Promise<number> {
+  if (args[0] === "--help" || args[0] === "-h") {
+    io.out(USAGE);
+    return 0;
+  }
+  const options = parseRunArgs(args);
+  if ("error" in options) {
+    io.err(`yarp run: ${options.error}\n`);
+    return 2;
+  }
+  let plan = await planRun(options);
+  if (plan.kind === "reduce") {
+    try {
+      await plan.assertPacksUnchanged();
+    } catch (error) {
+      plan = passthrough(`rule pack changed: ${firstLine(error)}`);
+    }
+  }
+  if (plan.kind === "reduce") return await runReduced(options.argv, plan.rule);
+  if (debugEnabled()) io.err(`yarp run: pass-through: ${plan.reason}\n`);
+  return await runPassthrough(options.argv);
+}

@@ -1,0 +1,41 @@
+/** Program lookup as a shell does it, and the env trampoline that keeps argv[0] exact. */
+import assert from "node:assert/strict";
+import { lookupProgram, spawnTarget, type StatFile } from "../lib/run/exec_target.ts";
+
+/** A fake file system: path → mode (regular files) or "dir". */
+function fakeStat(files: Record<string, number | "dir">): StatFile {
+  return (path) => {
+    const entry = files[path];
+    if (entry === undefined) return undefined;
+    return entry === "dir" ? { isFile: false, mode: 0o755 } : { isFile: true, mode: entry };
+  };
+}
+
+Deno.test("lookup follows PATH order and skips non-executable matches", () => {
+  const stat = fakeStat({ "/a/tool": 0o644, "/b/tool": 0o755, "/c/tool": 0o755, "/a/dir": "dir" });
+  assert.deepEqual(lookupProgram("tool", "/a:/b:/c", stat), { kind: "found", path: "/b/tool" });
+  assert.deepEqual(lookupProgram("tool", "/a", stat), { kind: "not-executable", path: "/a/tool" });
+  assert.deepEqual(lookupProgram("dir", "/a", stat), { kind: "not-executable", path: "/a/dir" });
+  assert.deepEqual(lookupProgram("nope", "/a:/b", stat), { kind: "missing" });
+  assert.deepEqual(lookupProgram("", "/a:/b", stat), { kind: "missing" });
+});
+
+Deno.test("a name with a slash is used as given; an empty PATH entry is the cwd", () => {
+  const stat = fakeStat({ "./run.sh": 0o700, "/opt/x": 0o600, "tool": 0o755 });
+  assert.deepEqual(lookupProgram("./run.sh", "/a", stat), { kind: "found", path: "./run.sh" });
+  assert.deepEqual(lookupProgram("/opt/x", "/a", stat), { kind: "not-executable", path: "/opt/x" });
+  assert.deepEqual(lookupProgram("tool", "/a::/b", stat), { kind: "found", path: "tool" });
+});
+
+Deno.test("the spawn target wraps argv in env --, except where env cannot keep it exact", () => {
+  assert.deepEqual(spawnTarget(["ls", "-l", "x"], "/usr/bin/env"), {
+    program: "/usr/bin/env",
+    args: ["--", "ls", "-l", "x"],
+  });
+  assert.deepEqual(spawnTarget(["-weird", "a"], "/usr/bin/env"), {
+    program: "/usr/bin/env",
+    args: ["--", "-weird", "a"],
+  });
+  assert.deepEqual(spawnTarget(["a=b", "x"], "/usr/bin/env"), { program: "a=b", args: ["x"] });
+  assert.deepEqual(spawnTarget(["ls"], undefined), { program: "ls", args: [] });
+});
