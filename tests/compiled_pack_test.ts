@@ -11,6 +11,7 @@ import {
   encodeCompiledPack,
   ENGINE_ABI,
   openCompiledPack,
+  openCompiledPackAsync,
   PackFormatError,
 } from "../lib/rules/compiled_pack.ts";
 import { ruleProblem } from "../lib/rules/rule_checks.ts";
@@ -639,4 +640,33 @@ Deno.test("allRules gives every rule sorted by id after verifying every record",
   const expected = [...SMALL.rules].sort((a, b) => a.id < b.id ? -1 : 1);
   assert.deepEqual(pack.allRules(), expected);
   assert.equal(pack.decodedRecords, SMALL.rules.length);
+});
+
+/** The error code (or "ok") of opening with the native-digest path. */
+async function asyncCodeOf(bytes: Uint8Array): Promise<string> {
+  try {
+    await openCompiledPackAsync(bytes);
+    return "ok";
+  } catch (error) {
+    assert.ok(error instanceof PackFormatError, String(error));
+    return error.code;
+  }
+}
+
+Deno.test("property: the native-digest open agrees with the synchronous open", async () => {
+  const small = encodeCompiledPack(SMALL);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 3 }),
+      fc.nat({ max: small.length }),
+      async (changes, keep) => {
+        const bytes = small.slice(0, keep === 0 ? small.length : keep);
+        for (const [at, value] of changes) bytes[at % bytes.length] = value;
+        assert.equal(await asyncCodeOf(bytes), codeOf(() => openCompiledPack(bytes)));
+      },
+    ),
+    { numRuns: 500 },
+  );
+  const pack = await openCompiledPackAsync(small);
+  assert.equal(await pack.fileDigestAsync(), openCompiledPack(small).fileDigest);
 });

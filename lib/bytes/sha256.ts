@@ -184,6 +184,18 @@ export function sha256(bytes: Uint8Array): Uint8Array {
   return new Sha256().update(bytes).digest();
 }
 
+/**
+ * The SHA-256 digest of `bytes` from the platform's native Web Crypto
+ * (asynchronous, no start-up cost, many times faster than {@link sha256} on
+ * large inputs).
+ */
+export async function sha256Native(bytes: Uint8Array): Promise<Uint8Array> {
+  const view = bytes.buffer instanceof ArrayBuffer
+    ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : bytes.slice();
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", view as Uint8Array<ArrayBuffer>));
+}
+
 /** Lowercase hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
   let text = "";

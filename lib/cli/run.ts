@@ -150,7 +150,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     : await (await import("./_rule_packs.ts")).loadRegistry(options.rulePacks);
   if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
   for (const [index, expected] of options.packDigests.entries()) {
-    if (packs[index].pack.fileDigest !== expected) {
+    if (await packs[index].pack.fileDigestAsync() !== expected) {
       return passthrough(
         `rule pack ${options.rulePacks[index]}: digest differs from --pack-digest`,
       );
