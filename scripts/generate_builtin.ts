@@ -5,7 +5,8 @@
  * depends only on the source bytes, so every run writes identical bytes.
  *
  * Fails (exit 1, one line per problem) when a built-in is invalid, two
- * built-in selecting rules overlap, or a rule has no fixture. With `--check`
+ * built-in selecting rules overlap, a rule's memory bound is over the limit,
+ * or a rule has no fixture. With `--check`
  * it writes nothing and fails when the committed file is stale.
  *
  * Usage: deno task generate | deno task check
@@ -14,8 +15,8 @@ import { join, relative } from "node:path";
 import { formatDiagnostic } from "../lib/rules/diagnostics.ts";
 import { validateFixtureText } from "../lib/rules/fixture.ts";
 import type { RulePack } from "../lib/rules/model.ts";
-import { findRuleOverlaps } from "../lib/rules/overlap.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
+import { packProblems } from "../lib/reduce/pack_problems.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 const OUTPUT = join(ROOT, "lib/rules/builtin.generated.ts");
@@ -83,10 +84,7 @@ async function main(args: string[]): Promise<number> {
     return 1;
   }
   const problems = [
-    ...findRuleOverlaps(loaded.pack.rules).map((o) =>
-      `rules: built-in rules '${o.first}' and '${o.second}' can both select '${o.program}' argv` +
-      (o.exact ? " (identical matchers)" : "")
-    ),
+    ...packProblems(loaded.pack.rules).map((p) => `rules: built-in ${p.message} [${p.code}]`),
     ...fixtureProblems(loaded.pack),
   ];
   for (const problem of problems) console.error(problem);

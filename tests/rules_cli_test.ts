@@ -229,3 +229,13 @@ Deno.test("the launcher runs from any directory inside a sandbox without network
   const version = await new Deno.Command(launcher, { args: ["--version"], cwd, env }).output();
   assert.match(new TextDecoder().decode(version.stdout), /^yarp \d+\.\d+\.\d+\n$/);
 });
+
+Deno.test("check refuses a rule whose retained state could exceed 4 MiB per stream", async () => {
+  const huge = { ...POLICY, max_output_bytes: 16_777_216, max_line_bytes: 1_048_576 };
+  const rules = {
+    "rules/tool/build.json": { ...(RULES["rules/tool/build.json"] as object), success: huge },
+  };
+  const result = await yarp("rules", "check", await sourcePack(rules));
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /rule tool\/build: .* \[memory-bound-exceeded\]\n$/);
+});

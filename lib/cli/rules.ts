@@ -18,10 +18,10 @@ import { parseArgs } from "node:util";
 import { encodeCompiledPack, openCompiledPack } from "../rules/compiled_pack.ts";
 import { formatDiagnostic } from "../rules/diagnostics.ts";
 import type { OutputPolicy, Rule, RuleMatcher } from "../rules/model.ts";
-import { findRuleOverlaps } from "../rules/overlap.ts";
 import { openCompiledPackFile, writeCompiledPackFile } from "../rules/pack_file.ts";
 import type { RuleRef, Selection } from "../rules/registry.ts";
 import { loadSourcePack } from "../rules/source_pack.ts";
+import { packProblems } from "../reduce/pack_problems.ts";
 import { loadRegistry } from "./_rule_packs.ts";
 import type { TextIo } from "./io.ts";
 
@@ -91,14 +91,9 @@ async function validatedPack(command: string, dir: string, io: TextIo) {
     return undefined;
   }
   for (const warning of loaded.warnings) io.err(`warning: ${formatDiagnostic(warning)}\n`);
-  const overlaps = findRuleOverlaps(loaded.pack.rules);
-  for (const o of overlaps) {
-    io.err(
-      `${dir}: rules '${o.first}' and '${o.second}' can both select '${o.program}' argv` +
-        `${o.exact ? " (identical matchers)" : ""} [overlapping-rules]\n`,
-    );
-  }
-  return overlaps.length > 0 ? undefined : loaded.pack;
+  const problems = packProblems(loaded.pack.rules);
+  for (const problem of problems) io.err(`${dir}: ${problem.message} [${problem.code}]\n`);
+  return problems.length > 0 ? undefined : loaded.pack;
 }
 
 async function checkCommand(args: string[], io: TextIo): Promise<number> {
