@@ -229,9 +229,24 @@ function readPath(): string | undefined {
   }
 }
 
-/** Feeds every chunk of `stream` to `reducer` until end of stream. */
+/** Bytes read from a child pipe per call; one buffer per stream is reused for the whole run. */
+const PUMP_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Feeds every chunk of `stream` to `reducer` until end of stream, reading
+ * into one reused buffer (a BYOB reader), so a long run allocates nothing per
+ * chunk and peak memory stays flat. The reducer copies what it keeps during
+ * `push`, so the buffer may be refilled afterwards.
+ */
 async function pump(stream: ReadableStream<Uint8Array>, reducer: StreamReducer): Promise<void> {
-  for await (const chunk of stream) reducer.push(chunk);
+  const reader = stream.getReader({ mode: "byob" });
+  let buffer = new Uint8Array(PUMP_BUFFER_BYTES);
+  while (true) {
+    const { done, value } = await reader.read(buffer);
+    if (done) return;
+    reducer.push(value);
+    buffer = new Uint8Array(value.buffer);
+  }
 }
 
 /**
