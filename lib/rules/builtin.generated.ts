@@ -2,7 +2,2352 @@
 import type { RulePack } from "./model.ts";
 
 /** The validated built-in pack, rules in manifest order. */
-export const BUILTIN_PACK: RulePack = { id: "yarp-builtin", sourceDigest: "", rules: [] };
+export const BUILTIN_PACK: RulePack = {
+  "id": "yarp-builtin",
+  "sourceDigest": "5eb29810747a576cc98f2e18b1e67f347096c27206ef67a76b56eb4be0b1f73d",
+  "rules": [
+    {
+      "id": "build/cargo-build",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [
+          "build"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Compiling ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Checking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Fresh ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Blocking waiting",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Updating crates.io index",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Locking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 30,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/cargo-check",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [
+          "check"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Compiling ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Checking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Fresh ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Blocking waiting",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Updating crates.io index",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Locking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 30,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/cargo-clippy",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [
+          "clippy"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Compiling ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Checking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Fresh ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Blocking waiting",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Updating crates.io index",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Locking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 30,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/cargo-guard-message-format",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--message-format"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/go-build",
+      "match": {
+        "programs": [
+          "go"
+        ],
+        "argvPrefix": [
+          "build"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/go-vet",
+      "match": {
+        "programs": [
+          "go"
+        ],
+        "argvPrefix": [
+          "vet"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/make-guard-dry-run",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-n"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/make-guard-print-db",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-p"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/make",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "contains",
+            "value": ": Entering directory '",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "contains",
+            "value": ": Leaving directory '",
+            "caseMode": "sensitive",
+            "trim": "none"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 60,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/npx-tsc",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "tsc"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "build/tsc-guard-listfiles",
+      "match": {
+        "programs": [
+          "tsc"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--listFiles"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/tsc-guard-showconfig",
+      "match": {
+        "programs": [
+          "tsc"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--showConfig"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/tsc",
+      "match": {
+        "programs": [
+          "tsc"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 100,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "git/diff",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "diff"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 400,
+        "tailLines": 80,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 40960,
+        "minSavingsBytes": 1024
+      },
+      "failure": {
+        "headLines": 400,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 40960,
+        "minSavingsBytes": 1024
+      }
+    },
+    {
+      "id": "git/guard-binary-patch",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--binary"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "git/guard-nul",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-z"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "git/guard-null-data",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--null"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "git/guard-object-path",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "show"
+        ],
+        "argvContainsAll": [
+          "{rev:path}"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "git/guard-porcelain",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--porcelain"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "git/guard-raw",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--raw"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "git/log",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "log"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 80,
+        "tailLines": 10,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 12288,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 40,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "git/show",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "show"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 400,
+        "tailLines": 80,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 40960,
+        "minSavingsBytes": 1024
+      },
+      "failure": {
+        "headLines": 400,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 40960,
+        "minSavingsBytes": 1024
+      }
+    },
+    {
+      "id": "git/status",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "status"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 120,
+        "tailLines": 30,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 12288,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 120,
+        "tailLines": 40,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "inspect/cat",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/find",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "list/guard-find-delete",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-delete"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/guard-find-exec",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-exec"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/guard-find-execdir",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-execdir"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/guard-find-print0",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-print0"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/ls",
+      "match": {
+        "programs": [
+          "ls"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/npm-ci",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [
+          "ci"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/npm-guard-json",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "package/npm-i",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [
+          "i"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/npm-install",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [
+          "install"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/pnpm-add",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [
+          "add"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/pnpm-guard-json",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "package/pnpm-i",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [
+          "i"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/pnpm-install",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [
+          "install"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/yarn-add",
+      "match": {
+        "programs": [
+          "yarn"
+        ],
+        "argvPrefix": [
+          "add"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "package/yarn-guard-json",
+      "match": {
+        "programs": [
+          "yarn"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "package/yarn-install",
+      "match": {
+        "programs": [
+          "yarn"
+        ],
+        "argvPrefix": [
+          "install"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Progress: resolved",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Resolving: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "idealTree",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "contains",
+            "value": "reify:",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Already up to date",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 30,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 80,
+        "tailLines": 80,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 32768,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "search/grep",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [],
+        "keep": []
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 20,
+        "maxLineBytes": 512,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "search/guard-grep-count",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-c"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-grep-null-data",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-z"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-grep-null-long",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--null"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-grep-null",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-Z"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-rg-count-long",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--count"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-rg-count",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-c"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-rg-json",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-rg-null-long",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--null"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-rg-null",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-0"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/rg",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [],
+        "keep": []
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 20,
+        "maxLineBytes": 512,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/cargo-test",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "Compiling ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Checking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloaded ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Downloading ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Fresh ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Blocking waiting",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Updating crates.io index",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "Locking ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "suffix",
+            "value": " ... ok",
+            "caseMode": "sensitive",
+            "trim": "both"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/go-guard-json",
+      "match": {
+        "programs": [
+          "go"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "tests/go-test",
+      "match": {
+        "programs": [
+          "go"
+        ],
+        "argvPrefix": [
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "=== RUN ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "=== PAUSE ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "=== CONT ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "--- PASS: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "PASS",
+            "caseMode": "sensitive",
+            "trim": "both"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/npm-run-test",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [
+          "run",
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/npm-t",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [
+          "t"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/npm-test",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/pnpm-run-test",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [
+          "run",
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/pnpm-test",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/pytest",
+      "match": {
+        "programs": [
+          "pytest",
+          "py.test"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "contains",
+            "value": " PASSED ",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "suffix",
+            "value": " PASSED",
+            "caseMode": "sensitive",
+            "trim": "both"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/python-m-pytest",
+      "match": {
+        "programs": [
+          "python",
+          "python3"
+        ],
+        "argvPrefix": [
+          "-m",
+          "pytest"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "contains",
+            "value": " PASSED ",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "suffix",
+            "value": " PASSED",
+            "caseMode": "sensitive",
+            "trim": "both"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/yarn-run-test",
+      "match": {
+        "programs": [
+          "yarn"
+        ],
+        "argvPrefix": [
+          "run",
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/yarn-test",
+      "match": {
+        "programs": [
+          "yarn"
+        ],
+        "argvPrefix": [
+          "test"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "ok ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    }
+  ]
+};
 
 /** Program buckets sorted by program; each lists rule indexes sorted by rule id. */
-export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [];
+export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,52]],["cat",[23]],["egrep",[41,42,45,43,44]],["fgrep",[41,42,45,43,44]],["find",[24,25,26,27,28]],["git",[13,14,15,16,17,18,19,20,21,22]],["gmake",[8,6,7]],["go",[4,5,53,54]],["grep",[41,42,45,43,44]],["ls",[29]],["make",[8,6,7]],["npm",[30,31,32,33,55,56,57]],["npx",[9]],["pnpm",[34,35,36,37,58,59]],["py.test",[60]],["pytest",[60]],["python",[61]],["python3",[61]],["rg",[47,46,48,50,49,51]],["tsc",[12,10,11]],["yarn",[38,39,40,62,63]]];

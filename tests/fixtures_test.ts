@@ -1,0 +1,343 @@
+// The fixture runner (seed 000, "Rule fixtures"): every file under
+// fixtures/ is a specification of one command result. For each one, in a
+// sorted walk:
+// - the file validates and its id is its path (`fixtures/<id>.json`);
+// - the registry over the built-in source pack selects the recorded outcome
+//   and rule for its argv;
+// - for `reduce`, the rule's reducer turns stdout and stderr, each on its
+//   own and fed in several chunkings, into exactly the expected bytes and
+//   counts; for every other outcome the expected streams are the input;
+// - the case named by the file (`success`, `failure`, …) has the property it
+//   exists to show.
+// Coverage: every reduce rule of rules/pack.json has all nine cases and every
+// guard its `guard` case. Regenerate with `deno run -A scripts/make_fixtures.ts`
+// (docs/fixtures.md) and review the diff.
+import assert from "node:assert/strict";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { formatDiagnostic } from "../lib/rules/diagnostics.ts";
+import { type RuleFixture, validateFixtureText } from "../lib/rules/fixture.ts";
+import type { ReductionRule, Rule } from "../lib/rules/model.ts";
+import { createRuleRegistry, ruleSourceFromPack, type Selection } from "../lib/rules/registry.ts";
+import { loadSourcePack } from "../lib/rules/source_pack.ts";
+import { createStreamReducer } from "../lib/reduce/mod.ts";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const FIXTURES = join(ROOT, "fixtures");
+
+/** The cases every reduction rule must have. */
+const REDUCE_CASES = [
+  "success",
+  "failure",
+  "near-miss",
+  "short-exact",
+  "middle-line",
+  "long-line",
+  "empty",
+  "separate-streams",
+  "invalid-utf8",
+] as const;
+
+/** Guards that no broader built-in reduction rule could shadow. */
+const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
+  "inspect/cat": "no built-in rule reduces cat; the guard keeps a future one away",
+};
+
+/** Rules whose tool writes to one stream only, so `separate-streams` has one empty stream. */
+const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
+  "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
+  "build/go-vet": "go vet writes its findings to stderr",
+  "build/tsc": "tsc writes its diagnostics to stdout and nothing to stderr",
+};
+
+/**
+ * `line_filter` rules whose drop patterns match none of their tool's real
+ * noise, so their `middle-line` case loses the line like `head_tail` does.
+ */
+const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
+  "package/yarn-add": "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
+  "package/yarn-install":
+    "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
+};
+
+/** The diagnostic words of the corpus retention check. */
+const DIAGNOSTIC_WORDS = /error|fail|panic|warning|traceback|assert/i;
+
+/** Chunk sizes every reduce fixture is fed with; all must give identical results. */
+const CHUNKINGS = [Infinity, 1, 7, 4096] as const;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const latin1 = new TextDecoder("latin1");
+
+function* walk(dir: string): Generator<string> {
+  const entries = [...Deno.readDirSync(dir)].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+  );
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.name.endsWith(".json")) yield path;
+  }
+}
+
+const loaded = await loadSourcePack(join(ROOT, "rules"));
+if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join("\n"));
+const pack = loaded.pack;
+const registry = createRuleRegistry([ruleSourceFromPack(pack, "builtin")]);
+const rulesById = new Map<string, Rule>(pack.rules.map((rule) => [rule.id, rule]));
+const files = [...walk(FIXTURES)].map((path) => relative(ROOT, path));
+
+/** What one run of a reducer over one stream produced. */
+interface StreamResult {
+  readonly bytes: Uint8Array;
+  readonly changed: boolean;
+  readonly omittedLines: number;
+  readonly truncatedLines: number;
+}
+
+function reduce(rule: ReductionRule, input: Uint8Array, code: number, chunk: number): StreamResult {
+  const reducer = createStreamReducer(rule);
+  const step = Math.min(chunk, Math.max(input.length, 1));
+  for (let at = 0; at < input.length; at += step) reducer.push(input.subarray(at, at + step));
+  const out = reducer.finish({ code }, { kind: "none" });
+  return {
+    bytes: out.bytes,
+    changed: out.changed,
+    omittedLines: out.omittedLines,
+    truncatedLines: out.truncatedLines,
+  };
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Lines without their endings, as latin-1 text (every byte kept). */
+function textLines(bytes: Uint8Array): string[] {
+  const parts = latin1.decode(bytes).split("\n");
+  if (parts.at(-1) === "") parts.pop();
+  return parts.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
+}
+
+function selectedRule(selection: Selection): string | undefined {
+  switch (selection.outcome) {
+    case "reduce":
+    case "transform":
+      return selection.match.rule.id;
+    case "guarded":
+      return selection.guards[0].rule.id;
+    default:
+      return undefined;
+  }
+}
+
+function readFixture(file: string): RuleFixture {
+  const result = validateFixtureText(file, Deno.readTextFileSync(join(ROOT, file)));
+  assert.ok(result.ok, `${file}: ${result.ok ? "" : result.diagnostics.map(formatDiagnostic)}`);
+  return result.fixture;
+}
+
+/** Checks the property the case named by the file exists to show. */
+function checkCase(
+  file: string,
+  fixture: RuleFixture,
+  ruleDir: string,
+  caseName: string,
+  selection: Selection,
+  results: { stdout: StreamResult; stderr: StreamResult } | undefined,
+): void {
+  const at = (message: string) => `${file}: ${message}`;
+  const hasOutput = fixture.stdout.length + fixture.stderr.length > 0;
+  if (caseName === "guard") {
+    assert.equal(fixture.outcome, "guarded", at("a guard case must be guarded"));
+    assert.ok(selection.outcome === "guarded", at("not guarded"));
+    assert.ok(
+      selection.guards.some((ref) => ref.rule.id === ruleDir),
+      at(`the guard ${ruleDir} does not match`),
+    );
+    if (!(ruleDir in GUARDS_WITHOUT_SHADOW)) {
+      assert.ok(selection.shadowed.length > 0, at("the guard shadows no reduction rule"));
+    }
+    assert.ok(hasOutput, at("a guard case needs output to keep exact"));
+    return;
+  }
+  if (caseName === "near-miss") {
+    assert.ok(
+      fixture.outcome === "unsupported" || fixture.outcome === "guarded",
+      at(`a near miss must pass through, not ${fixture.outcome}`),
+    );
+    assert.notEqual(selectedRule(selection), ruleDir, at("the near miss selects its rule"));
+    assert.ok(hasOutput, at("a near miss needs output to keep exact"));
+    return;
+  }
+  assert.equal(fixture.outcome, "reduce", at("a reduction case must reduce"));
+  assert.equal(fixture.rule, ruleDir, at("a reduction case must select its directory's rule"));
+  assert.ok(results !== undefined, at("no reduction results"));
+  const { stdout, stderr } = results;
+  const changed = stdout.changed || stderr.changed;
+  switch (caseName) {
+    case "success":
+      assert.equal(fixture.exitCode, 0, at("success exits 0"));
+      assert.ok(changed, at("success output must be reduced"));
+      break;
+    case "failure":
+      assert.notEqual(fixture.exitCode, 0, at("failure exits non-zero"));
+      assert.ok(changed, at("failure output must be reduced"));
+      break;
+    case "short-exact":
+      assert.ok(hasOutput, at("short-exact needs output"));
+      assert.ok(!changed, at("short output must stay exact"));
+      assert.deepEqual(fixture.expectedStdout, fixture.stdout, at("stdout changed"));
+      assert.deepEqual(fixture.expectedStderr, fixture.stderr, at("stderr changed"));
+      break;
+    case "middle-line": {
+      assert.ok(changed, at("middle-line output must be reduced"));
+      const spec = (rulesById.get(ruleDir) as ReductionRule).reducer;
+      if (spec.kind === "line_filter" && spec.drop.length > 0 && !(ruleDir in MIDDLE_LINE_LOST)) {
+        // The rule drops the noise around the diagnostic, so it must survive.
+        const inputs = [fixture.stdout, fixture.stderr];
+        const outputs = [fixture.expectedStdout, fixture.expectedStderr];
+        const diagnostics = inputs.flatMap(textLines).filter((l) => DIAGNOSTIC_WORDS.test(l));
+        assert.ok(diagnostics.length > 0, at("middle-line input has no diagnostic line"));
+        for (const [i, input] of inputs.entries()) {
+          const kept = new Set(textLines(outputs[i]));
+          for (const line of textLines(input)) {
+            if (DIAGNOSTIC_WORDS.test(line)) assert.ok(kept.has(line), at(`lost "${line}"`));
+          }
+        }
+      } else {
+        // head_tail (or no drops): the middle is omitted and the marker counts it.
+        const omitted = fixture.expectedOmittedLines.stdout + fixture.expectedOmittedLines.stderr;
+        assert.ok(omitted > 0, at("the middle must be counted as omitted"));
+      }
+      break;
+    }
+    case "long-line": {
+      const truncated = fixture.expectedTruncatedLines.stdout +
+        fixture.expectedTruncatedLines.stderr;
+      assert.ok(truncated >= 1, at("a long line must be truncated"));
+      break;
+    }
+    case "empty":
+      assert.equal(fixture.stdout.length + fixture.stderr.length, 0, at("input must be empty"));
+      assert.equal(
+        fixture.expectedStdout.length + fixture.expectedStderr.length,
+        0,
+        at("empty streams must stay empty"),
+      );
+      break;
+    case "separate-streams":
+      if (ruleDir in ONE_STREAM_RULES) {
+        assert.ok(hasOutput, at("separate-streams needs output"));
+      } else {
+        assert.ok(fixture.stdout.length > 0 && fixture.stderr.length > 0, at("a stream is empty"));
+        assert.notDeepEqual(fixture.stdout, fixture.stderr, at("streams must differ"));
+      }
+      assert.ok(changed, at("separate-streams output must be reduced"));
+      break;
+    case "invalid-utf8":
+      assert.ok(
+        !isUtf8(fixture.stdout) || !isUtf8(fixture.stderr),
+        at("invalid-utf8 input must not be valid UTF-8"),
+      );
+      break;
+    default:
+      assert.fail(at(`unknown case name "${caseName}"`));
+  }
+}
+
+for (const file of files) {
+  Deno.test(`fixture ${file}`, () => {
+    const fixture = readFixture(file);
+    const id = file.slice("fixtures/".length, -".json".length);
+    assert.equal(fixture.id, id, `${file}: id must equal the path`);
+    const slash = id.lastIndexOf("/");
+    const ruleDir = id.slice(0, slash);
+    const caseName = id.slice(slash + 1);
+    assert.ok(rulesById.has(ruleDir), `${file}: no built-in rule "${ruleDir}"`);
+
+    const selection = registry.select(fixture.argv);
+    assert.equal(selection.outcome, fixture.outcome, `${file}: outcome`);
+    assert.equal(selectedRule(selection), fixture.rule, `${file}: rule`);
+
+    let results: { stdout: StreamResult; stderr: StreamResult } | undefined;
+    if (selection.outcome === "reduce") {
+      const rule = selection.match.rule;
+      const streams = [
+        ["stdout", fixture.stdout, fixture.expectedStdout] as const,
+        ["stderr", fixture.stderr, fixture.expectedStderr] as const,
+      ];
+      const found: StreamResult[] = [];
+      for (const [name, input, expected] of streams) {
+        const first = reduce(rule, input, fixture.exitCode, CHUNKINGS[0]);
+        for (const chunk of CHUNKINGS.slice(1)) {
+          const again = reduce(rule, input, fixture.exitCode, chunk);
+          assert.deepEqual(
+            again,
+            first,
+            `${file}: ${name} differs when fed in ${chunk}-byte chunks`,
+          );
+        }
+        assert.deepEqual(first.bytes, expected, `${file}: expected_${name}`);
+        assert.equal(
+          first.omittedLines,
+          fixture.expectedOmittedLines[name],
+          `${file}: expected_omitted_lines.${name}`,
+        );
+        assert.equal(
+          first.truncatedLines,
+          fixture.expectedTruncatedLines[name],
+          `${file}: expected_truncated_lines.${name}`,
+        );
+        if (!first.changed) assert.deepEqual(first.bytes, input, `${file}: unchanged ${name}`);
+        found.push(first);
+      }
+      results = { stdout: found[0], stderr: found[1] };
+    } else {
+      assert.deepEqual(fixture.expectedStdout, fixture.stdout, `${file}: stdout must stay exact`);
+      assert.deepEqual(fixture.expectedStderr, fixture.stderr, `${file}: stderr must stay exact`);
+      for (const name of ["stdout", "stderr"] as const) {
+        assert.equal(fixture.expectedOmittedLines[name], 0, `${file}: omitted ${name}`);
+        assert.equal(fixture.expectedTruncatedLines[name], 0, `${file}: truncated ${name}`);
+      }
+    }
+    checkCase(file, fixture, ruleDir, caseName, selection, results);
+  });
+}
+
+Deno.test("every reduce rule has its nine cases and every guard its guard case", () => {
+  const present = new Set(files.map((file) => file.slice("fixtures/".length, -".json".length)));
+  const missing: string[] = [];
+  for (const rule of pack.rules) {
+    const cases = rule.action === "reduce"
+      ? REDUCE_CASES
+      : rule.action === "passthrough"
+      ? ["guard"]
+      : [];
+    for (const name of cases) {
+      if (!present.has(`${rule.id}/${name}`)) missing.push(`fixtures/${rule.id}/${name}.json`);
+    }
+  }
+  assert.deepEqual(missing, [], "missing fixtures");
+});
+
+Deno.test("fixture exceptions name real rules of the right kind", () => {
+  for (const id of Object.keys(GUARDS_WITHOUT_SHADOW)) {
+    assert.equal(rulesById.get(id)?.action, "passthrough", `${id} is not a guard`);
+  }
+  for (const id of Object.keys(MIDDLE_LINE_LOST)) {
+    const rule = rulesById.get(id);
+    assert.ok(
+      rule?.action === "reduce" && rule.reducer.kind === "line_filter",
+      `${id}: not a filter`,
+    );
+  }
+  for (const id of Object.keys(ONE_STREAM_RULES)) {
+    assert.equal(rulesById.get(id)?.action, "reduce", `${id} is not a reduce rule`);
+  }
+});
