@@ -1,31 +1,29 @@
 /**
- * Streams N MiB (first argument, default 1024) of synthetic output through
- * `head_tail` and `line_filter` in 64 KiB chunks and prints, over R runs
- * (second argument, default 3), the median and p95 (slowest-run) rate in
- * MB/s by wall time and by process CPU time (user + system; on a shared
- * machine the CPU figure is the reducer's own speed), the retained state
- * against its bound, and the peak resident set size. Gate (DESIGN.md):
- * ≥ 250 MB/s, peak RSS ≤ 100 MiB at 1 GiB.
+ * Streams N MiB (first argument, default 1024) of each synthetic input shape
+ * (further arguments, default every shape of `inputBlocks`: short, long,
+ * ansi, invalid_utf8, filter_heavy) through `head_tail` and `line_filter` in
+ * 64 KiB chunks and prints, over R runs (second argument, default 3), the
+ * median and slowest-run rate in MB/s by wall time and by process CPU time
+ * (user + system; on a shared machine the CPU figure is the reducer's own
+ * speed), the retained state against its bound, and the peak resident set
+ * size seen so far. Gate (DESIGN.md): ≥ 250 MB/s, peak RSS ≤ 100 MiB at
+ * 1 GiB.
  *
- * Run: `deno run bench/reduce_throughput.ts 1024 3`
+ * Run: `deno run --allow-read --allow-env bench/reduce_throughput.ts 1024 3 ansi short`
  *
  * @module
  */
 import process from "node:process";
 import { createStreamReducer, streamMemoryBound } from "../lib/reduce/mod.ts";
 import type { ReductionRule } from "../lib/rules/model.ts";
-import { HEAD_TAIL_RULE, LINE_FILTER_RULE, mixedBlock } from "./_reduce_data.ts";
+import { HEAD_TAIL_RULE, inputBlocks, LINE_FILTER_RULE } from "./_reduce_data.ts";
 
 const CHUNK = 64 * 1024;
 const mib = Number(Deno.args[0] ?? 1024);
 const runs = Number(Deno.args[1] ?? 3);
+const blocks = inputBlocks();
+const shapes = Deno.args.length > 2 ? Deno.args.slice(2) : Object.keys(blocks);
 const total = mib * 1024 * 1024;
-
-// One source buffer, sliced into 64 KiB chunks at shifting offsets so that
-// chunk boundaries fall everywhere inside lines.
-const block = mixedBlock();
-const source = new Uint8Array(block.length * 4);
-for (let i = 0; i < 4; i++) source.set(block, i * block.length);
 
 let peakRss = Deno.memoryUsage().rss;
 
@@ -36,7 +34,14 @@ interface Run {
   retained: number;
 }
 
-function runOnce(rule: ReductionRule): Run {
+/**
+ * One stream of `total` bytes: `block` repeated four times, sliced into
+ * 64 KiB chunks at shifting offsets so chunk boundaries fall everywhere
+ * inside lines.
+ */
+function runOnce(rule: ReductionRule, block: Uint8Array): Run {
+  const source = new Uint8Array(block.length * 4);
+  for (let i = 0; i < 4; i++) source.set(block, i * block.length);
   const reducer = createStreamReducer(rule);
   let fed = 0;
   let offset = 0;
@@ -72,18 +77,23 @@ function percentile(sorted: number[], p: number): number {
 const rate = (seconds: number) => total / 1e6 / seconds;
 const summary = (rates: number[]) => {
   const sorted = [...rates].sort((a, b) => a - b);
-  return `median ${percentile(sorted, 0.5).toFixed(0)} MB/s, p95 ${sorted[0].toFixed(0)} MB/s`;
+  return `median ${percentile(sorted, 0.5).toFixed(0)}, worst ${sorted[0].toFixed(0)} MB/s`;
 };
 
-for (const rule of [HEAD_TAIL_RULE, LINE_FILTER_RULE]) {
-  const runsDone: Run[] = [];
-  for (let r = 0; r < runs; r++) runsDone.push(runOnce(rule));
-  const last = runsDone[runsDone.length - 1];
-  console.log(
-    `${rule.reducer.kind.padEnd(11)} ${mib} MiB × ${runs}: ` +
-      `wall ${summary(runsDone.map((r) => rate(r.seconds)))}; ` +
-      `cpu ${summary(runsDone.map((r) => rate(r.cpuSeconds)))}; ` +
-      `output ${last.outBytes} B; retained ${last.retained} B ≤ bound ${streamMemoryBound(rule)} B`,
-  );
+for (const shape of shapes) {
+  const block = blocks[shape];
+  if (block === undefined) throw new Error(`unknown shape ${shape}; known: ${Object.keys(blocks)}`);
+  for (const rule of [HEAD_TAIL_RULE, LINE_FILTER_RULE]) {
+    const done: Run[] = [];
+    for (let r = 0; r < runs; r++) done.push(runOnce(rule, block));
+    const last = done[done.length - 1];
+    console.log(
+      `${shape.padEnd(12)} ${rule.reducer.kind.padEnd(11)} ${mib} MiB × ${runs}: ` +
+        `wall ${summary(done.map((r) => rate(r.seconds)))}; ` +
+        `cpu ${summary(done.map((r) => rate(r.cpuSeconds)))}; ` +
+        `output ${last.outBytes} B; retained ${last.retained} B ≤ bound ${
+          streamMemoryBound(rule)
+        } B; peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MiB`,
+    );
+  }
 }
-console.log(`peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MiB`);

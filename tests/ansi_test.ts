@@ -126,3 +126,21 @@ Deno.test("property: any chunking strips exactly like one chunk; output never gr
     { numRuns: 500 },
   );
 });
+
+Deno.test("property: whole CSI sequences strip as byte by byte, at every length bound", () => {
+  // A sequence inside one range takes the fast path; fed one byte at a time it cannot.
+  const csi = fc.tuple(
+    fc.string({ unit: fc.constantFrom("0", "1", "3", "8", ";", "?", " "), maxLength: 12 }),
+    fc.constantFrom("m", "K", "H", "~", "\n", "\x1b", "x"),
+  ).map(([params, final]) => `\x1b[${params}${final}`);
+  const input = fc.array(fc.oneof(csi, fc.constantFrom("a", "é", "\n", "[", "\x1b")), {
+    maxLength: 30,
+  }).map((parts) => te.encode(parts.join("")));
+  fc.assert(
+    fc.property(input, fc.integer({ min: 2, max: 16 }), (bytes, max) => {
+      const byteByByte = strip(Array.from(bytes, (b) => Uint8Array.of(b)), max);
+      deepEqual(strip([bytes], max), byteByByte);
+    }),
+    { numRuns: 1000 },
+  );
+});

@@ -2,9 +2,9 @@
  * The byte line splitter: endings, missing final newline, the per-line
  * bound, and identical lines for every chunking.
  */
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { type LineEnding, LineSplitter } from "../lib/bytes/mod.ts";
+import { countByte, indexOfByte, type LineEnding, LineSplitter } from "../lib/bytes/mod.ts";
 
 interface Line {
   content: number[];
@@ -17,14 +17,20 @@ const te = new TextEncoder();
 function split(chunks: Uint8Array[], max: number): { lines: Line[]; peak: number } {
   const lines: Line[] = [];
   let peak = 0;
-  const s = new LineSplitter(max, (bytes, start, end, ending, dropped) => {
-    lines.push({ content: [...bytes.subarray(start, end)], ending, dropped });
-  });
+  const s = new LineSplitter(max);
+  const read = () => {
+    lines.push({
+      content: [...s.bytes.subarray(s.start, s.end)],
+      ending: s.ending,
+      dropped: s.droppedBytes,
+    });
+  };
   for (const c of chunks) {
-    s.push(c);
+    s.feed(c);
+    while (s.next()) read();
     peak = Math.max(peak, s.retainedBytes());
   }
-  s.finish();
+  if (s.finish()) read();
   return { lines, peak };
 }
 
@@ -123,7 +129,7 @@ Deno.test("splitter: invalid UTF-8 and NUL bytes are ordinary content", () => {
 Deno.test("splitter: rejects a non-positive bound", () => {
   let thrown = false;
   try {
-    new LineSplitter(0, () => {});
+    new LineSplitter(0);
   } catch (e) {
     thrown = e instanceof RangeError;
   }
@@ -162,4 +168,40 @@ Deno.test("property: content plus dropped plus endings account for every input b
       equal(total, input.length);
     }),
   );
+});
+
+Deno.test("property: countByte and indexOfByte agree with a byte loop at any alignment", () => {
+  fc.assert(
+    fc.property(
+      bytesWithBreaks,
+      fc.nat(3),
+      fc.nat(),
+      fc.nat(),
+      fc.constantFrom(10, 13, 0),
+      (input, shift, a, b, value) => {
+        const buf = new Uint8Array(input.length + 4);
+        buf.set(input, shift);
+        const bytes = buf.subarray(shift, shift + input.length);
+        const start = a % (input.length + 1);
+        const end = start + b % (input.length - start + 1);
+        const range = [...bytes.subarray(start, end)];
+        equal(countByte(bytes, value, start, end), range.filter((x) => x === value).length);
+        const at = range.indexOf(value);
+        equal(indexOfByte(bytes, value, start, end), at === -1 ? -1 : start + at);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("splitter: skipTo jumps whole lines and refuses to drop a carried line", () => {
+  const s = new LineSplitter(256);
+  s.feed(te.encode("a\nb\nc\nd"));
+  ok(s.next());
+  s.skipTo(4);
+  ok(s.next());
+  equal(new TextDecoder().decode(s.bytes.subarray(s.start, s.end)), "c");
+  equal(s.next(), false);
+  s.feed(te.encode("e\n"));
+  throws(() => s.skipTo(1), RangeError);
 });

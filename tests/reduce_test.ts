@@ -16,6 +16,7 @@ import {
   truncationMarker,
 } from "../lib/reduce/mod.ts";
 import type { LinePattern, OutputPolicy, ReducerSpec, ReductionRule } from "../lib/rules/model.ts";
+import { AnsiStripper, LineMatcher } from "../lib/bytes/mod.ts";
 
 const te = new TextEncoder();
 const td = new TextDecoder();
@@ -573,5 +574,107 @@ Deno.test("property: retained state never exceeds the declared bound", () => {
       },
     ),
     { numRuns: 200 },
+  );
+});
+
+/**
+ * The candidates a naive line_filter keeps: split at LF, strip each line one
+ * byte at a time (the state machine without its fast path), then drop, then
+ * keep, every pattern compiled on its own.
+ */
+function naiveCandidates(spec: ReducerSpec & { kind: "line_filter" }, input: Uint8Array) {
+  const drop = spec.drop.map((p) => new LineMatcher(p));
+  const keep = spec.keep.map((p) => new LineMatcher(p));
+  const kept: number[] = [];
+  let keptLines = 0;
+  let total = 0;
+  let start = 0;
+  while (start < input.length) {
+    const lf = input.indexOf(10, start);
+    const next = lf === -1 ? input.length : lf + 1;
+    let end = lf === -1 ? input.length : lf;
+    if (lf !== -1 && end > start && input[end - 1] === 13) end--;
+    let content = input.slice(start, end);
+    if (spec.stripAnsi) {
+      const s = new AnsiStripper();
+      const out = new Uint8Array(content.length);
+      let at = 0;
+      for (let i = 0; i < content.length; i++) at = s.strip(content, i, i + 1, out, at);
+      content = out.slice(0, at);
+    }
+    const m = (x: LineMatcher) => x.matches(content, 0, content.length);
+    if (!drop.some(m) && (keep.length === 0 || keep.some(m))) {
+      kept.push(...content, ...input.subarray(end, next));
+      keptLines++;
+    }
+    total++;
+    start = next;
+  }
+  return { kept: new Uint8Array(kept), keptLines, total };
+}
+
+Deno.test("property: line_filter keeps exactly the lines a naive filter keeps", () => {
+  const value = fc.constantFrom("err", "error", "r:", "ab", "A", "x\x1b", "[3", "e r");
+  const pattern = fc.record({
+    kind: fc.constantFrom("exact", "prefix", "suffix", "contains"),
+    value,
+    caseMode: fc.constantFrom("sensitive", "ascii_insensitive"),
+    trim: fc.constantFrom("none", "start", "both"),
+  }) as fc.Arbitrary<LinePattern>;
+  const spec = fc.record({
+    kind: fc.constant("line_filter" as const),
+    stripAnsi: fc.boolean(),
+    drop: fc.array(pattern, { maxLength: 2 }),
+    keep: fc.array(pattern, { minLength: 1, maxLength: 3 }),
+  });
+  const unit = fc.constantFrom(
+    "a",
+    "b",
+    "A",
+    " ",
+    "e",
+    "r",
+    "o",
+    "E",
+    "R",
+    ":",
+    "x",
+    "\x1b",
+    "[",
+    "3",
+    "1",
+    "m",
+    ";",
+    "\r",
+    "\x1b[31m",
+    "\x1b[0m",
+    "err\x1b[1mor",
+    "\x1b]8;;u\x07",
+    "\xff",
+  );
+  const input = fc.array(
+    fc.tuple(fc.string({ unit, maxLength: 30 }), fc.constantFrom("\n", "\r\n")),
+    {
+      maxLength: 150,
+    },
+  ).map((ls) => Uint8Array.from(ls.map(([l, e]) => l + e).join(""), (c) => c.charCodeAt(0) & 0xff));
+  const wide = policy({
+    headLines: 500,
+    tailLines: 0,
+    maxLineBytes: 4096,
+    maxOutputBytes: 1 << 20,
+  });
+  fc.assert(
+    fc.property(spec, input, fc.integer({ min: 1, max: 300 }), (s, bytes, chunkSize) => {
+      const out = reduce(rule(s, wide), bytes, { chunkSize });
+      const { kept, keptLines, total } = naiveCandidates(s, bytes);
+      equal(out.inputLines, total);
+      // Unchanged output is the exact input: the marker alone would not have saved a byte.
+      if (!out.changed) return deepEqual(out.bytes, bytes);
+      equal(out.omittedLines, total - keptLines);
+      deepEqual(out.bytes.subarray(0, kept.length), kept);
+      match(td.decode(out.bytes.subarray(kept.length)), /^\n?\[yarp: kept [\d,]+ of/);
+    }),
+    { numRuns: 500 },
   );
 });

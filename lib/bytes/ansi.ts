@@ -96,11 +96,21 @@ export class AnsiStripper {
           if (++i === end) break;
           b = src[i];
         }
-        if (i < end) {
-          state = ESCAPE;
-          seqLen = 1;
-          i++;
+        if (i === end) break;
+        // Fast path for the common whole CSI sequence (`ESC [ 1 ; 31 m`): when its final
+        // byte lies in this range and within the bound, skip it at once; the machine
+        // below would remove exactly the same bytes.
+        if (i + 1 < end && src[i + 1] === 0x5b) {
+          let j = i + 2;
+          while (j < end && src[j] >= 0x20 && src[j] <= 0x3f) j++;
+          if (j < end && src[j] >= 0x40 && src[j] <= 0x7e && j - i < max) {
+            i = j + 1;
+            continue;
+          }
         }
+        state = ESCAPE;
+        seqLen = 1;
+        i++;
         continue;
       }
       const b = src[i];

@@ -74,6 +74,11 @@ export class LineMatcher {
     this._shift = contains ? shiftTable(needle, this._fold) : new Int32Array(0);
   }
 
+  /** Byte length of the pattern value: no shorter line matches. */
+  get length(): number {
+    return this._needle.length;
+  }
+
   /** Bytes retained: the pattern bytes plus the `contains` failure table. */
   retainedBytes(): number {
     return this._needle.byteLength + this._failure.byteLength + this._shift.byteLength;
@@ -81,56 +86,66 @@ export class LineMatcher {
 
   /** True when the line content `bytes[start, end)` matches the pattern. */
   matches(bytes: Uint8Array, start: number, end: number): boolean {
+    // One flat function: on short lines the calls, not the comparisons, were the cost.
     if (this._trimStart) {
       while (start < end && (bytes[start] === SPACE || bytes[start] === TAB)) start++;
     }
     if (this._trimEnd) {
       while (end > start && (bytes[end - 1] === SPACE || bytes[end - 1] === TAB)) end--;
     }
-    const n = this._needle.length;
-    const len = end - start;
-    if (len < n) return false;
-    switch (this._kind) {
-      case EXACT:
-        return len === n && this._equalAt(bytes, start);
-      case PREFIX:
-        return this._equalAt(bytes, start);
-      case SUFFIX:
-        return this._equalAt(bytes, end - n);
-      default:
-        return this._contains(bytes, start, end);
-    }
-  }
-
-  private _equalAt(bytes: Uint8Array, at: number): boolean {
     const needle = this._needle;
     const fold = this._fold;
-    for (let i = 0; i < needle.length; i++) {
+    const n = needle.length;
+    const len = end - start;
+    if (len < n) return false;
+    const kind = this._kind;
+    if (kind === CONTAINS) {
+      // Horspool while its comparisons stay within twice the line length, then KMP.
+      const shift = this._shift;
+      const lastNeedle = needle[n - 1];
+      let budget = 2 * len;
+      let at = start;
+      while (at + n <= end) {
+        const last = bytes[at + n - 1];
+        if (fold[last] === lastNeedle) {
+          let k = n - 2;
+          while (k >= 0 && fold[bytes[at + k]] === needle[k]) k--;
+          if (k < 0) return true;
+          budget -= n - 1 - k;
+          if (budget < 0) return this._kmp(bytes, at, end);
+        }
+        at += shift[last];
+      }
+      return false;
+    }
+    if (kind === EXACT && len !== n) return false;
+    const at = kind === SUFFIX ? end - n : start;
+    for (let i = 0; i < n; i++) {
       if (fold[bytes[at + i]] !== needle[i]) return false;
     }
     return true;
   }
 
-  private _contains(bytes: Uint8Array, start: number, end: number): boolean {
+  /**
+   * Where the value would end at index `last` of `bytes`, starting at or
+   * after `from` (compared as the pattern compares, kind and trim aside):
+   * -1 when it does, else the number of bytes compared before a mismatch
+   * (at most `length`).
+   */
+  endsAt(bytes: Uint8Array, last: number, from: number): number {
     const needle = this._needle;
     const fold = this._fold;
-    const shift = this._shift;
-    const n = needle.length;
-    const lastNeedle = needle[n - 1];
-    let budget = 2 * (end - start);
-    let at = start;
-    while (at + n <= end) {
-      const last = bytes[at + n - 1];
-      if (fold[last] === lastNeedle) {
-        let k = n - 2;
-        while (k >= 0 && fold[bytes[at + k]] === needle[k]) k--;
-        if (k < 0) return true;
-        budget -= n - 1 - k;
-        if (budget < 0) return this._kmp(bytes, at, end);
-      }
-      at += shift[last];
+    const at = last + 1 - needle.length;
+    if (at < from) return 0;
+    for (let k = needle.length - 1; k >= 0; k--) {
+      if (fold[bytes[at + k]] !== needle[k]) return needle.length - k;
     }
-    return false;
+    return -1;
+  }
+
+  /** True when the raw `byte` compares equal to the value's byte at `index`. */
+  comparesEqual(byte: number, index: number): boolean {
+    return this._fold[byte] === this._needle[index];
   }
 
   /** Knuth–Morris–Pratt from `start`: strictly linear. */
@@ -198,10 +213,34 @@ function failureTable(needle: Uint8Array): Int32Array {
  */
 export class LinePatternSet {
   private readonly _matchers: readonly LineMatcher[];
+  /** The shortest pattern's byte length: no shorter line matches (none matches an empty set). */
+  private readonly _minLength: number;
 
   /** Compiles every pattern in order. */
   constructor(patterns: readonly LiteralPattern[]) {
     this._matchers = patterns.map((p) => new LineMatcher(p));
+    this._minLength = Math.min(...this._matchers.map((m) => m.length));
+  }
+
+  /** The compiled patterns, in order. */
+  get matchers(): readonly LineMatcher[] {
+    return this._matchers;
+  }
+
+  /**
+   * Whether some value ends at index `last` of `bytes`, starting at or after
+   * `from`: -1 when one does, else the bytes compared (for a caller's work
+   * bound). Kinds and trims aside, a line holding no value matches nothing.
+   */
+  endsAt(bytes: Uint8Array, last: number, from: number): number {
+    const matchers = this._matchers;
+    let compared = 0;
+    for (let i = 0; i < matchers.length; i++) {
+      const c = matchers[i].endsAt(bytes, last, from);
+      if (c < 0) return -1;
+      compared += c;
+    }
+    return compared;
   }
 
   /** Number of patterns in the set. */
@@ -211,9 +250,12 @@ export class LinePatternSet {
 
   /** True when any pattern matches the line content `bytes[start, end)`. */
   matchesAny(bytes: Uint8Array, start: number, end: number): boolean {
+    const len = end - start;
+    if (len < this._minLength) return false;
     const matchers = this._matchers;
     for (let i = 0; i < matchers.length; i++) {
-      if (matchers[i].matches(bytes, start, end)) return true;
+      const m = matchers[i];
+      if (len >= m.length && m.matches(bytes, start, end)) return true;
     }
     return false;
   }

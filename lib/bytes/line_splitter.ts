@@ -2,9 +2,11 @@
  * A chunked byte line splitter. It never decodes text: a line is the bytes up
  * to and including LF (`\n`); a CR directly before that LF belongs to the
  * ending (CRLF), any other CR is content. The last line of a stream may have
- * no ending. Line content is delivered as a range of a buffer, so a line that
- * lies inside one chunk costs no copy and no allocation; only a line carried
- * across chunks is copied, into one reused carry buffer.
+ * no ending. The reader pulls lines: {@link LineSplitter.feed} a chunk, then
+ * call {@link LineSplitter.next} until it returns false, reading the current
+ * line's fields in between; no callback runs per line. A line that lies
+ * inside one chunk is a range of that chunk (no copy, no allocation); only a
+ * line carried across chunks is copied, into one reused carry buffer.
  *
  * Bound: a line longer than `maxLineBytes` keeps only its first
  * `maxLineBytes` content bytes; the rest is counted, not stored. The carry
@@ -14,7 +16,7 @@
  *
  * @module
  */
-import { ByteFinder } from "./byte_finder.ts";
+import { indexOfByte } from "./byte_search.ts";
 
 /** The line ending codes; each code equals the ending's length in bytes. */
 export const LINE_END_NONE = 0;
@@ -26,27 +28,19 @@ export const LINE_END_CRLF = 2;
 /** How a line ended: none (last line of a stream), LF or CRLF; equals the ending's byte length. */
 export type LineEnding = typeof LINE_END_NONE | typeof LINE_END_LF | typeof LINE_END_CRLF;
 
-/**
- * Receives one line: content is `bytes[start, end)` (ending excluded, at most
- * `maxLineBytes` long), `ending` says how the line ended and `droppedBytes`
- * how many content bytes after `end` were cut off by the line limit. `bytes`
- * may be the caller's chunk or the splitter's reused carry buffer: copy the
- * range before the callback returns if it must outlive it.
- */
-export type LineSink = (
-  bytes: Uint8Array,
-  start: number,
-  end: number,
-  ending: LineEnding,
-  droppedBytes: number,
-) => void;
-
 const LF = 10;
 const CR = 13;
 const INITIAL_CARRY_BYTES = 1024;
+/** Bytes {@link LineSplitter.next} scans itself before calling {@link indexOfByte}. */
+const SHORT_LINE = 128;
+const EMPTY = new Uint8Array(0);
 
 /**
- * Splits a byte stream into lines and hands each to a {@link LineSink}.
+ * Splits a byte stream into lines. The current line's content is
+ * `bytes[start, end)` (ending excluded, at most `maxLineBytes` long),
+ * `ending` says how it ended and `droppedBytes` how many content bytes after
+ * `end` the line limit cut off. `bytes` is the fed chunk or the reused carry
+ * buffer: copy the range before the next call if it must outlive it.
  * Retained state: a carry buffer of at most `maxLineBytes` bytes plus a few
  * counters.
  *
@@ -54,34 +48,73 @@ const INITIAL_CARRY_BYTES = 1024;
  * ```ts
  * import { deepEqual } from "node:assert/strict";
  * import { LineSplitter } from "./line_splitter.ts";
+ * const s = new LineSplitter(256);
  * const lines: string[] = [];
- * const s = new LineSplitter(256, (b, start, end, ending) => {
- *   lines.push(new TextDecoder().decode(b.subarray(start, end)) + "/" + ending);
- * });
- * s.push(new TextEncoder().encode("a\r\nb"));
- * s.push(new TextEncoder().encode("c\n"));
- * s.finish();
+ * const read = () => {
+ *   lines.push(new TextDecoder().decode(s.bytes.subarray(s.start, s.end)) + "/" + s.ending);
+ * };
+ * s.feed(new TextEncoder().encode("a\r\nb"));
+ * while (s.next()) read();
+ * s.feed(new TextEncoder().encode("c\n"));
+ * while (s.next()) read();
+ * if (s.finish()) read();
  * deepEqual(lines, ["a/2", "bc/1"]);
  * ```
  */
 export class LineSplitter {
   private readonly _max: number;
-  private readonly _sink: LineSink;
-  private _carry: Uint8Array = new Uint8Array(0);
+  private _carry: Uint8Array = EMPTY;
   /** Bytes of the partial line stored in the carry buffer (≤ max). */
   private _carryLen = 0;
   /** Raw bytes of the partial line seen so far, stored or not. */
   private _rawLen = 0;
   /** Last raw byte of the partial line (to recognise CRLF across chunks). */
   private _lastByte = -1;
+  /** The chunk being read and the offset of its first unread byte. */
+  private _chunk: Uint8Array = EMPTY;
+  private _pos = 0;
+  private _bytes: Uint8Array = EMPTY;
+  private _start = 0;
+  private _end = 0;
+  private _ending: LineEnding = LINE_END_NONE;
+  private _dropped = 0;
 
   /** `maxLineBytes` (≥ 1) bounds the content bytes kept per line. */
-  constructor(maxLineBytes: number, sink: LineSink) {
+  constructor(maxLineBytes: number) {
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
       throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
     }
     this._max = maxLineBytes;
-    this._sink = sink;
+  }
+
+  /** The buffer holding the current line's content. */
+  get bytes(): Uint8Array {
+    return this._bytes;
+  }
+
+  /** Start of the current line's content in {@link bytes}. */
+  get start(): number {
+    return this._start;
+  }
+
+  /** End of the current line's kept content in {@link bytes}. */
+  get end(): number {
+    return this._end;
+  }
+
+  /** How the current line ended. */
+  get ending(): LineEnding {
+    return this._ending;
+  }
+
+  /** Content bytes of the current line cut off by the line limit. */
+  get droppedBytes(): number {
+    return this._dropped;
+  }
+
+  /** Offset in the fed chunk of the first byte not yet read. */
+  get position(): number {
+    return this._pos;
   }
 
   /** Bytes currently allocated for the carry buffer (≤ `maxLineBytes`). */
@@ -89,40 +122,75 @@ export class LineSplitter {
     return this._carry.byteLength;
   }
 
-  /** Feeds one chunk; delivers every line that it completes. */
-  push(chunk: Uint8Array): void {
-    const n = chunk.length;
-    const max = this._max;
-    const sink = this._sink;
-    const finder = new ByteFinder(chunk, LF);
-    let pos = 0;
-    while (pos < n) {
-      const lf = finder.next(pos);
-      if (lf === -1) {
-        this._append(chunk, pos, n);
-        return;
-      }
-      if (this._rawLen === 0) {
-        let end = lf;
-        let ending: LineEnding = LINE_END_LF;
-        if (end > pos && chunk[end - 1] === CR) {
-          end--;
-          ending = LINE_END_CRLF;
-        }
-        const len = end - pos;
-        if (len > max) sink(chunk, pos, pos + max, ending, len - max);
-        else sink(chunk, pos, end, ending, 0);
-      } else {
-        this._append(chunk, pos, lf);
-        this._emitCarry(true);
-      }
-      pos = lf + 1;
-    }
+  /** Starts reading `chunk`; read its lines with {@link next} before feeding another. */
+  feed(chunk: Uint8Array): void {
+    this._chunk = chunk;
+    this._pos = 0;
   }
 
-  /** Delivers the final line when the stream did not end with LF. */
-  finish(): void {
-    if (this._rawLen > 0) this._emitCarry(false);
+  /**
+   * Moves to the next line the fed chunk completes and returns true; returns
+   * false, carrying the chunk's unterminated rest, when there is none.
+   */
+  next(): boolean {
+    const chunk = this._chunk;
+    const n = chunk.length;
+    const pos = this._pos;
+    if (pos === n) return false;
+    // Short lines are the common case: look at the first bytes here, leave long runs to indexOfByte.
+    const stop = n - pos > SHORT_LINE ? pos + SHORT_LINE : n;
+    let lf = pos;
+    while (lf < stop && chunk[lf] !== LF) lf++;
+    if (lf === stop) lf = stop === n ? -1 : indexOfByte(chunk, LF, stop, n);
+    if (lf === -1) {
+      this._append(chunk, pos, n);
+      this._pos = n;
+      return false;
+    }
+    this._pos = lf + 1;
+    if (this._rawLen > 0) {
+      this._append(chunk, pos, lf);
+      this._takeCarry(true);
+      return true;
+    }
+    let end = lf;
+    let ending: LineEnding = LINE_END_LF;
+    if (end > pos && chunk[end - 1] === CR) {
+      end--;
+      ending = LINE_END_CRLF;
+    }
+    const max = this._max;
+    this._bytes = chunk;
+    this._start = pos;
+    this._ending = ending;
+    if (end - pos > max) {
+      this._end = pos + max;
+      this._dropped = end - pos - max;
+    } else {
+      this._end = end;
+      this._dropped = 0;
+    }
+    return true;
+  }
+
+  /**
+   * Skips the fed chunk's bytes before `at`, which must start a line, as
+   * if they were read; only between lines (no partial line carried).
+   */
+  skipTo(at: number): void {
+    if (this._rawLen > 0 || at < this._pos || at > this._chunk.length) {
+      throw new RangeError(`cannot skip from ${this._pos} to ${at}`);
+    }
+    this._pos = at;
+  }
+
+  /** Ends the stream; returns true when a final line without LF is now the current line. */
+  finish(): boolean {
+    this._chunk = EMPTY;
+    this._pos = 0;
+    if (this._rawLen === 0) return false;
+    this._takeCarry(false);
+    return true;
   }
 
   private _append(chunk: Uint8Array, start: number, end: number): void {
@@ -148,7 +216,8 @@ export class LineSplitter {
     this._carry = next;
   }
 
-  private _emitCarry(terminated: boolean): void {
+  /** Makes the carried line current and empties the carry. */
+  private _takeCarry(terminated: boolean): void {
     let contentLen = this._rawLen;
     let ending: LineEnding = LINE_END_NONE;
     if (terminated) {
@@ -162,6 +231,10 @@ export class LineSplitter {
     this._carryLen = 0;
     this._rawLen = 0;
     this._lastByte = -1;
-    this._sink(this._carry, 0, kept, ending, contentLen - kept);
+    this._bytes = this._carry;
+    this._start = 0;
+    this._end = kept;
+    this._ending = ending;
+    this._dropped = contentLen - kept;
   }
 }

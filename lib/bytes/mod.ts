@@ -1,7 +1,8 @@
 /**
  * Byte-level building blocks shared by the reducers: the chunked line
- * splitter, the ANSI-stripping state machine and literal line patterns. None
- * of them decodes text; each states its memory bound.
+ * splitter, byte search and counting, the ANSI-stripping state machine and
+ * literal line patterns. None of them decodes text; each states its memory
+ * bound.
  *
  * The per-line classes here and in `reduce/` use TypeScript `private`
  * fields rather than `#` fields: measured on Deno 2.9.6, the `#` brand
@@ -14,9 +15,8 @@ export {
   LINE_END_LF,
   LINE_END_NONE,
   type LineEnding,
-  type LineSink,
   LineSplitter,
 } from "./line_splitter.ts";
-export { ByteFinder } from "./byte_finder.ts";
+export { countByte, indexOfByte } from "./byte_search.ts";
 export { ANSI_MAX_SEQUENCE_BYTES, AnsiStripper } from "./ansi.ts";
 export { LineMatcher, linePatternRetainedBytes, LinePatternSet } from "./line_pattern.ts";

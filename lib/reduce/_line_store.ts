@@ -177,6 +177,15 @@ export class LineStore {
     }
   }
 
+  /** Forgets every line (deferred ones included); keeps the allocated buffer. */
+  clear(): void {
+    this._head = 0;
+    this._used = 0;
+    this._first = 0;
+    this._count = 0;
+    this._recent = 0;
+  }
+
   /** Forgets the oldest line. */
   evictOldest(): void {
     if (this._recent === this._count) this._recent--;

@@ -30,7 +30,10 @@ export interface StreamEnvelope {
 /** Bookkeeping bytes per stored line (offset, length, chunk offset, cut and source counts, ending). */
 export const LINE_META_BYTES = 4 + 4 + 4 + 8 + 8 + 1;
 
-/** Fixed reducer state (objects, counters, closures) counted once per stream. */
+/**
+ * Fixed reducer state counted once per stream: objects, counters and small
+ * tables whose size depends on nothing (the `line_filter` screen's 384 bytes).
+ */
 export const FIXED_STATE_BYTES = 4096;
 
 /** Byte capacity of a head or tail line store: it closes once it holds `outputBytes`, plus one line. */

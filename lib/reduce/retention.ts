@@ -23,7 +23,7 @@
  *
  * @module
  */
-import { LINE_END_CRLF, type LineEnding } from "../bytes/mod.ts";
+import { LINE_END_CRLF, LINE_END_LF, type LineEnding } from "../bytes/mod.ts";
 import type { OutputPolicy } from "../rules/model.ts";
 import { FIXED_STATE_BYTES, lineStoreBytes, type StreamEnvelope } from "./budget.ts";
 import { copyRange, LineStore } from "./_line_store.ts";
@@ -36,6 +36,8 @@ import {
 import type { Recovery, ReducedStream } from "./types.ts";
 
 const INITIAL_RAW_BYTES = 4096;
+const LF = 10;
+const CR = 13;
 const EMPTY = new Uint8Array(0);
 const LF_BYTES = new Uint8Array([10]);
 const CRLF_BYTES = new Uint8Array([13, 10]);
@@ -148,6 +150,15 @@ export class LineRetention {
   }
 
   /**
+   * Counts `count` source lines that are not candidates, after the first
+   * line was counted (their endings no longer matter to the marker).
+   */
+  omitLines(count: number): void {
+    if (this._inputLines === 0) throw new Error("count the first line with omitLine");
+    this._inputLines += count;
+  }
+
+  /**
    * Counts a source line that is a candidate for output and retains it when
    * it may be in a head or tail: content `bytes[start, end)` (read, copied
    * now or, when it lies in the current chunk, at {@link endChunk}; never
@@ -182,6 +193,59 @@ export class LineRetention {
       tail.evictOldest();
     }
     tail.append(bytes, start, end, ending, hidden, source, bytes === this._chunk);
+  }
+
+  /**
+   * True once the head store takes no more lines (it is full, or the policy
+   * has no head); from then on every candidate goes to the tail ring.
+   */
+  get headClosed(): boolean {
+    const head = this._head;
+    return head === null || head.count >= this._env.headLines ||
+      head.usedBytes >= this._env.outputBytes;
+  }
+
+  /**
+   * For a reducer whose every line is a candidate, once {@link headClosed}:
+   * the offset in `chunk` where the lines that can outlast the chunk begin.
+   * `from` must start a line. If every complete line of `chunk[from, …)`
+   * were kept, the tail ring would end up holding only lines at or after
+   * the returned offset (the ring keeps the newest lines whose count is at
+   * most `tailLines` and whose sizes, the oldest's excepted, sum below
+   * `outputBytes`), so the complete lines before it can be counted with
+   * {@link skipLines} instead of kept. Returns `from` when none can.
+   * Reads at most `tailLines + 1` lines, from the chunk's end backwards.
+   */
+  survivorsStart(chunk: Uint8Array, from: number): number {
+    let lf = chunk.lastIndexOf(LF);
+    if (lf < from) return from;
+    if (this._tail === null) return lf + 1;
+    const { tailLines, outputBytes, lineBytes } = this._env;
+    let lines = 0;
+    let bytes = 0;
+    while (lines < tailLines && (lines === 0 || bytes < outputBytes)) {
+      // The line ending at `lf` joins the ring's suffix; find where it starts.
+      const prev = lf > from ? chunk.lastIndexOf(LF, lf - 1) : -1;
+      const start = prev < from ? from : prev + 1;
+      const ending = lf > start && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
+      const content = lf + 1 - ending - start;
+      bytes += (content < lineBytes ? content : lineBytes) + ending;
+      lines++;
+      if (prev < from) return from;
+      lf = prev;
+    }
+    return lf + 1;
+  }
+
+  /**
+   * Counts `count` candidate lines that were never kept because the tail
+   * ring would have evicted them, with every line it holds now, before the
+   * current chunk ends (see {@link survivorsStart}); empties the ring.
+   */
+  skipLines(count: number): void {
+    this._inputLines += count;
+    this._candidates += count;
+    this._tail?.clear();
   }
 
   /** Renders the stream under `policy`; call once, after the last line. */
