@@ -164,8 +164,3 @@ export const LIMITS = {
   /** Retained state allowed per stream (seed 000, "Memory contract"). */
   streamMemoryBytesMax: 4 * 1024 * 1024,
 } as const;
-
-/** True when the rule reduces output (the only action `yarp run` applies). */
-export function isReductionRule(rule: Rule): rule is ReductionRule {
-  return rule.action === "reduce";
-}
