@@ -10,7 +10,8 @@
  * find, ls, make with gcc, cargo, pytest, npm with node --test) run over
  * files, repositories, Makefiles, crates and packages this script creates in
  * a temporary directory; tools that are not installed (go, tsc, rg, pnpm,
- * yarn) get realistic output written by the generators below. Recorded
+ * yarn, and `ls --zero` of a newer coreutils) get realistic output written by
+ * the generators below. Recorded
  * output is made deterministic: fixed commit dates, fixed names, the
  * temporary directory replaced by `/home/dev/demo`, and elapsed times
  * replaced by fixed values (see `Normalizer`).
@@ -720,7 +721,8 @@ async function gitStatusCases(ws: Workspace): Promise<Draft[]> {
   const fill = async (repo: GitRepo) => {
     for (let i = 1; i <= 60; i++) await repo.write(`src/mod_${pad(i)}.ts`, editedModule(i, 2));
     for (let i = 61; i <= 70; i++) await repo.remove(`src/mod_${pad(i)}.ts`);
-    for (let i = 1; i <= 150; i++) await repo.write(`src/gen_${pad(i, 3)}.ts`, "export {};\n");
+    // Past the policies' 200 + 50 lines, so success and failure really reduce.
+    for (let i = 1; i <= 250; i++) await repo.write(`src/gen_${pad(i, 3)}.ts`, "export {};\n");
   };
   const big = await modulesRepo(ws, "git-status/big", 100, 2);
   await fill(big);
@@ -756,7 +758,7 @@ async function gitStatusCases(ws: Workspace): Promise<Draft[]> {
   await ws.exec([
     "sh",
     "-c",
-    'for i in $(seq 1 200); do printf "1;2;3\\n" > "$(printf "export_Caf\\351_%03d.csv" "$i")"; done',
+    'for i in $(seq 1 300); do printf "1;2;3\\n" > "$(printf "export_Caf\\351_%03d.csv" "$i")"; done',
   ], "git-status/legacy");
   return [
     { rule, name: "success", sample: await big.git(["status"]) },
@@ -899,15 +901,21 @@ async function grepCases(ws: Workspace): Promise<Draft[]> {
   ];
 }
 
+/** NUL-terminated records of two lines each, every one mentioning TODO. */
+function nulRecords(): Uint8Array {
+  return bytes(...Array.from({ length: 300 }, (_, i) => `record ${i}\nTODO: check ${i}\0`));
+}
+
 /** The grep guards and `cat`: exact forms over the project tree. */
 async function grepGuardCases(ws: Workspace): Promise<Draft[]> {
   await projectTree(ws, "grep-guards");
   await ws.write(
     "grep-guards/data/records.txt",
-    bytes(...Array.from({ length: 300 }, (_, i) => `record ${i}\nTODO: check ${i}\0`)),
+    nulRecords(),
   );
   const run = (argv: string[]) => ws.run(argv, { cwd: "grep-guards" });
   const sources = [...projectFiles().keys()].filter((path) => path.startsWith("src/billing/"));
+  const src = [...projectFiles().keys()].filter((path) => path.startsWith("src/"));
   return [
     {
       rule: "search/guard-grep-count",
@@ -928,6 +936,17 @@ async function grepGuardCases(ws: Workspace): Promise<Draft[]> {
       rule: "search/guard-grep-null",
       name: "guard",
       sample: await run(["grep", "-rnZ", "TODO", "src"]),
+    },
+    {
+      rule: "search/guard-grep-count-long",
+      name: "guard",
+      // File operands as a shell glob expands them (sorted), not `-r`'s directory order.
+      sample: await run(["grep", "--count", "TODO", ...src]),
+    },
+    {
+      rule: "search/guard-grep-null-data-long",
+      name: "guard",
+      sample: await run(["grep", "--null-data", "TODO", "data/records.txt"]),
     },
     { rule: "inspect/cat", name: "guard", sample: await run(["cat", ...sources]) },
   ];
@@ -1001,7 +1020,7 @@ function rgCases(): Promise<Draft[]> {
   ]);
 }
 
-/** The rg guards: count, JSON and NUL-separated forms, written by hand. */
+/** The rg guards: count, JSON, NUL-separated and NUL-data forms, written by hand. */
 function rgGuardCases(): Promise<Draft[]> {
   const files = projectFiles();
   const counts = [...files].flatMap(([path, text]) => {
@@ -1101,6 +1120,13 @@ function rgGuardCases(): Promise<Draft[]> {
         rgOutput(files, "TODO").replace(/^([^:\n]+):/gm, "$1\0"),
       ),
     },
+    {
+      rule: "search/guard-rg-null-data",
+      name: "guard",
+      // One file operand and no tty: no path, no line numbers; every record matches and keeps
+      // its NUL terminator.
+      sample: written(["rg", "--null-data", "TODO", "data/records.txt"], 0, nulRecords()),
+    },
   ]);
 }
 
@@ -1126,6 +1152,25 @@ async function lsCases(ws: Workspace): Promise<Draft[]> {
     { rule, name: "separate-streams", sample: await run(["ls", "-1", "assets/icons", ...missing]) },
     { rule, name: "invalid-utf8", sample: await run(["ls", "-1", "legacy"]) },
   ];
+}
+
+/**
+ * The ls guard: `ls --zero` (GNU coreutils 9.3 and later; older here) ends each entry with NUL
+ * instead of a newline and lists one entry per line, so it is written from real `ls -1`.
+ */
+async function lsGuardCases(ws: Workspace): Promise<Draft[]> {
+  await projectTree(ws, "ls-guard");
+  const listed = await ws.run(["ls", "-1", "assets/icons"], { cwd: "ls-guard" });
+  if (listed.exitCode !== 0) throw new Error("ls-guard: ls -1 failed");
+  return [{
+    rule: "list/guard-ls-zero",
+    name: "guard",
+    sample: written(
+      ["ls", "--zero", "assets/icons"],
+      0,
+      listed.stdout.map((byte) => byte === 0x0a ? 0 : byte),
+    ),
+  }];
 }
 
 /** list/find: GNU find over the project tree, a deep path and symlink loops. */
@@ -1158,7 +1203,7 @@ async function findCases(ws: Workspace): Promise<Draft[]> {
   ];
 }
 
-/** The find guards: -exec, -execdir, -print0 and -delete. */
+/** The find guards: -exec, -execdir, -print0, -delete, -printf and -fprint0. */
 async function findGuardCases(ws: Workspace): Promise<Draft[]> {
   await projectTree(ws, "find-guards");
   for (let n = 1; n <= 120; n++) await ws.write(`find-guards/tmp/cache_${pad(n, 3)}.tmp`, "x\n");
@@ -1184,10 +1229,21 @@ async function findGuardCases(ws: Workspace): Promise<Draft[]> {
       name: "guard",
       sample: await run(["find", "tmp", "-name", "*.tmp", "-print", "-delete"]),
     },
+    {
+      rule: "list/guard-find-printf",
+      name: "guard",
+      // Regular files only: directory sizes depend on the file system.
+      sample: await run(["find", "src", "assets", "-type", "f", "-printf", "%s\t%p\n"]),
+    },
+    {
+      rule: "list/guard-find-fprint0",
+      name: "guard",
+      sample: await run(["find", "src", "assets", "-fprint0", "/dev/stdout"]),
+    },
   ];
 }
 
-/** The git guards: --binary, -z, --null, REV:PATH, --porcelain and --raw. */
+/** The git guards: --binary, -z, --null, REV:PATH, --porcelain, --raw and --patch-with-raw. */
 async function gitGuardCases(ws: Workspace): Promise<Draft[]> {
   const repo = await modulesRepo(ws, "git-guards", 100, 2);
   for (let n = 1; n <= 12; n++) {
@@ -1217,6 +1273,11 @@ async function gitGuardCases(ws: Workspace): Promise<Draft[]> {
       sample: await repo.git(["status", "--porcelain"]),
     },
     { rule: "git/guard-raw", name: "guard", sample: await history.git(["log", "--raw"]) },
+    {
+      rule: "git/guard-patch-with-raw",
+      name: "guard",
+      sample: await repo.git(["diff", "--patch-with-raw", "--", "src"]),
+    },
     {
       rule: "git/guard-object-path",
       name: "guard",
@@ -1347,7 +1408,7 @@ const MAKE_DATABASE: Normalizer[] = [
   (t) => t.replace(/^(# {2}Last modified ).*$/gm, (_, a) => `${a}2024-05-01 10:00:00.000000000`),
 ];
 
-/** The make guards: dry run (-n) and database (-p). */
+/** The make guards: dry run (-n and its three long names) and database (-p, --print-data-base). */
 async function makeGuardCases(ws: Workspace): Promise<Draft[]> {
   await cProject(ws, "make-guards", 10, 12);
   await ws.exec(["make", "-s"], "make-guards");
@@ -1361,6 +1422,29 @@ async function makeGuardCases(ws: Workspace): Promise<Draft[]> {
       rule: "build/make-guard-print-db",
       name: "guard",
       sample: await ws.run(["make", "-p", "-q", "banner"], {
+        cwd: "make-guards",
+        normalize: MAKE_DATABASE,
+      }),
+    },
+    {
+      rule: "build/make-guard-dry-run-long",
+      name: "guard",
+      sample: await ws.run(["make", "--dry-run", "--always-make"], { cwd: "make-guards" }),
+    },
+    {
+      rule: "build/make-guard-just-print",
+      name: "guard",
+      sample: await ws.run(["make", "--just-print", "-B"], { cwd: "make-guards" }),
+    },
+    {
+      rule: "build/make-guard-recon",
+      name: "guard",
+      sample: await ws.run(["make", "--recon", "-B", "all"], { cwd: "make-guards" }),
+    },
+    {
+      rule: "build/make-guard-print-data-base",
+      name: "guard",
+      sample: await ws.run(["make", "--print-data-base", "--question", "banner"], {
         cwd: "make-guards",
         normalize: MAKE_DATABASE,
       }),
@@ -1524,7 +1608,8 @@ async function cargoBuildCases(
   await cargoProject(ws, `${base}/clean`, { libs: 2 });
   await cargoProject(ws, `${base}/middle`, { libs: 100, warnIn: 50 });
   await cargoProject(ws, `${base}/long`, { deprecatedNote: 5000 });
-  await cargoProject(ws, `${base}/codegen`, { libs: 4, warnings: 12, codegen: 100 });
+  // Past the success policy's 100 + 60 lines on both streams.
+  await cargoProject(ws, `${base}/codegen`, { libs: 4, warnings: 12, codegen: 250 });
   await cargoProject(ws, `${base}/legacy`, { codegen: 1 });
   await ws.exec(["cargo", sub], `${base}/clean`);
   const legacy = await run("legacy", [sub]);
@@ -1593,6 +1678,32 @@ async function cargoGuardCases(ws: Workspace): Promise<Draft[]> {
     name: "guard",
     sample: await ws.run(["cargo", "build", "--message-format=json"], { cwd: "cargo-guard" }),
   }];
+}
+
+/** libtest's JSON suite events carry the elapsed time; a fixed value replaces it. */
+const LIBTEST_JSON: readonly Normalizer[] = [
+  (t) => t.replace(/("exec_time": )\d+(?:\.\d+)?(?:e-?\d+)?/g, (_, a) => `${a}0.0125`),
+];
+
+/**
+ * The cargo test guards: libtest's `--format json` and `--format=json` after `--`, where argv
+ * tokens are kept raw. The format is unstable; `RUSTC_BOOTSTRAP=1` lets this stable toolchain
+ * print it as nightly does.
+ */
+async function cargoTestGuardCases(ws: Workspace): Promise<Draft[]> {
+  await cargoProject(ws, "cargo-test-guard", { libs: 2, tests: 60 });
+  const env = { RUSTC_BOOTSTRAP: "1" };
+  await ws.exec(["cargo", "test", "--no-run"], "cargo-test-guard", env);
+  const run = (args: string[]) =>
+    ws.run(["cargo", "test", "--", "-Z", "unstable-options", ...args], {
+      cwd: "cargo-test-guard",
+      env,
+      normalize: [...LIBTEST_JSON],
+    });
+  return [
+    { rule: "tests/cargo-guard-format", name: "guard", sample: await run(["--format", "json"]) },
+    { rule: "tests/cargo-guard-format-json", name: "guard", sample: await run(["--format=json"]) },
+  ];
 }
 
 // ---------------------------------------------------------------------------
@@ -1800,6 +1911,72 @@ async function npmTestCases(
     { rule, name: "separate-streams", sample: await run("lint") },
     { rule, name: "invalid-utf8", sample: await run("legacy") },
   ];
+}
+
+/**
+ * A project test runner (`node test/run.js`) that prints mocha's JSON report for
+ * `--reporter=json` and dots otherwise. It really runs its cases against `lib/totals.js`;
+ * durations and times are fixed so the output is deterministic.
+ */
+const JSON_REPORTER_RUNNER = `const { total } = require("../lib/totals.js");
+const cases = require("./cases.json");
+const results = cases.map((c) => ({ ...c, ok: total(c.batch) === c.want }));
+if (process.argv.includes("--reporter=json")) {
+  const test = (r) => ({
+    title: r.title,
+    fullTitle: r.suite + " " + r.title,
+    file: require("node:path").join(__dirname, r.suite + ".test.js"),
+    duration: r.batch.length,
+    currentRetry: 0,
+    speed: "fast",
+    err: {},
+  });
+  const passes = results.filter((r) => r.ok).map(test);
+  const failures = results.filter((r) => !r.ok).map(test);
+  const report = {
+    stats: {
+      suites: new Set(cases.map((c) => c.suite)).size,
+      tests: results.length,
+      passes: passes.length,
+      pending: 0,
+      failures: failures.length,
+      start: "2024-05-01T10:00:00.000Z",
+      end: "2024-05-01T10:00:00.412Z",
+      duration: 412,
+    },
+    tests: results.map(test),
+    pending: [],
+    failures,
+    passes,
+  };
+  process.stdout.write(JSON.stringify(report, null, 2) + "\\n");
+} else {
+  process.stdout.write(results.map((r) => (r.ok ? "." : "F")).join("") + "\\n");
+}
+process.exitCode = results.every((r) => r.ok) ? 0 : 1;
+`;
+
+/** The npm guard of a test runner's JSON report: `npm test -- --reporter=json` (real npm). */
+async function npmReporterGuardCases(ws: Workspace): Promise<Draft[]> {
+  const dir = "npm-reporter-guard";
+  const cases = Array.from({ length: 80 }, (_, i) => ({
+    suite: AREAS[i % AREAS.length],
+    title: testName(i + 1).replaceAll("_", " "),
+    batch: [(i + 1) % 7, (i + 1) % 5, (i + 1) % 3],
+    want: ((i + 1) % 7) + ((i + 1) % 5) + ((i + 1) % 3),
+  }));
+  await ws.write(`${dir}/test/cases.json`, JSON.stringify(cases, null, 2) + "\n");
+  await ws.write(`${dir}/test/run.js`, JSON_REPORTER_RUNNER);
+  await ws.write(
+    `${dir}/lib/totals.js`,
+    "exports.total = (batch) => batch.reduce((a, b) => a + b, 0);\n",
+  );
+  await packageJson(ws, dir, { test: "node test/run.js" });
+  return [{
+    rule: "tests/npm-guard-reporter-json",
+    name: "guard",
+    sample: await ws.run(["npm", "test", "--", "--reporter=json"], { cwd: dir }),
+  }];
 }
 
 // ---------------------------------------------------------------------------
@@ -2399,7 +2576,7 @@ function goTestCases(): Promise<Draft[]> {
   ]);
 }
 
-/** The go guard: `go test -json` events with fixed times. */
+/** The go guards: `go test -json` and `-json=true` events with fixed times. */
 function goGuardCases(): Promise<Draft[]> {
   let json = "";
   let second = 0;
@@ -2436,11 +2613,18 @@ function goGuardCases(): Promise<Draft[]> {
     }) + "\n";
     json += JSON.stringify({ Time: time(), Action: "pass", Package, Elapsed: 0.012 }) + "\n";
   }
-  return Promise.resolve([{
-    rule: "tests/go-guard-json",
-    name: "guard",
-    sample: written(["go", "test", "-json", "./..."], 0, json),
-  }]);
+  return Promise.resolve([
+    {
+      rule: "tests/go-guard-json",
+      name: "guard",
+      sample: written(["go", "test", "-json", "./..."], 0, json),
+    },
+    {
+      rule: "tests/go-guard-json-true",
+      name: "guard",
+      sample: written(["go", "test", "-json=true", "-count=1", "./..."], 0, json),
+    },
+  ]);
 }
 
 // --- tsc ---------------------------------------------------------------------
@@ -2480,6 +2664,26 @@ function tscSources(count: number): string[] {
   );
 }
 
+/** What `tsc --explainFiles` prints for the hand-written project: each file and why it is in. */
+function tscExplainFiles(count: number): string {
+  const libs = ["es5", "es2015", "es2016", "es2017", "es2018", "es2019", "es2020", "es2021"];
+  let out = "";
+  for (const [k, lib] of libs.entries()) {
+    const by = libs[k + 1] ?? "es2022";
+    out += `node_modules/typescript/lib/lib.${lib}.d.ts\n` +
+      `  Library referenced via '${lib}' from file 'node_modules/typescript/lib/lib.${by}.d.ts'\n`;
+  }
+  out += "node_modules/typescript/lib/lib.es2022.d.ts\n" +
+    "  Library referenced via 'es2022' from file 'node_modules/typescript/lib/lib.es2022.full.d.ts'\n" +
+    "node_modules/typescript/lib/lib.es2022.full.d.ts\n  Default library for target 'es2022'\n";
+  const sources = tscSources(count);
+  for (const [i, source] of sources.entries()) {
+    out += `src/${source}.ts\n  Matched by include pattern 'src' in 'tsconfig.json'\n`;
+    if (i > 0) out += `  Imported via '../${source}' from file 'src/${sources[i - 1]}.ts'\n`;
+  }
+  return out;
+}
+
 /** The nine cases of `tsc` or `npx tsc` (`launcher`). */
 function tscCases(
   rule: string,
@@ -2487,9 +2691,6 @@ function tscCases(
   nearMiss: readonly string[],
 ): Promise<Draft[]> {
   const argv = (...args: string[]) => [...launcher, ...args];
-  const emitted = tscSources(100).flatMap((s) =>
-    [".js", ".js.map", ".d.ts"].map((ext) => `TSFILE: ${ALIAS}/dist/${s}${ext}\n`)
-  ).join("");
   const errors = Array.from({ length: 400 }, (_, i) => tscError(i)).join("");
   const implicit = Array.from({ length: 500 }, (_, i) => tscError(i * 6 + 3));
   implicit.splice(
@@ -2507,7 +2708,12 @@ function tscCases(
     `src/legacy/records.ts(${i + 1},1): error TS1127: Invalid character. `
   );
   return Promise.resolve([
-    { rule, name: "success", sample: written(argv("--listEmittedFiles"), 0, emitted) },
+    {
+      rule,
+      name: "success",
+      // --listEmittedFiles and --listFiles are exact lists (guarded); --explainFiles is prose.
+      sample: written(argv("--noEmit", "--explainFiles"), 0, tscExplainFiles(120)),
+    },
     { rule, name: "failure", sample: written(argv("--noEmit"), 2, errors, npxNotice) },
     { rule, name: "near-miss", sample: written(nearMiss, 2, errors) },
     { rule, name: "short-exact", sample: written(argv("--noEmit"), 2, tscError(0) + tscError(3)) },
@@ -2534,8 +2740,11 @@ function tscCases(
   ]);
 }
 
-/** The tsc guards: --listFiles and --showConfig, written by hand. */
-function tscGuardCases(): Promise<Draft[]> {
+/**
+ * The guards of `tsc` or `npx tsc` (`launcher`, rule ids from `prefix`): --listFiles,
+ * --showConfig and --listEmittedFiles, written by hand.
+ */
+function tscGuardCases(prefix: string, launcher: readonly string[]): Promise<Draft[]> {
   const lib = [
     "es5",
     "es2015.core",
@@ -2606,16 +2815,24 @@ function tscGuardCases(): Promise<Draft[]> {
     null,
     4,
   ) + "\n";
+  const emitted = tscSources(100).flatMap((s) =>
+    [".js", ".js.map", ".d.ts"].map((ext) => `TSFILE: ${ALIAS}/dist/${s}${ext}\n`)
+  ).join("");
   return Promise.resolve([
     {
-      rule: "build/tsc-guard-listfiles",
+      rule: `${prefix}-guard-listfiles`,
       name: "guard",
-      sample: written(["tsc", "--noEmit", "--listFiles"], 0, files),
+      sample: written([...launcher, "--noEmit", "--listFiles"], 0, files),
     },
     {
-      rule: "build/tsc-guard-showconfig",
+      rule: `${prefix}-guard-showconfig`,
       name: "guard",
-      sample: written(["tsc", "--showConfig"], 0, config),
+      sample: written([...launcher, "--showConfig"], 0, config),
+    },
+    {
+      rule: `${prefix}-guard-listemittedfiles`,
+      name: "guard",
+      sample: written([...launcher, "--listEmittedFiles"], 0, emitted),
     },
   ]);
 }
@@ -3283,6 +3500,113 @@ function packageGuardCases(): Promise<Draft[]> {
   ]);
 }
 
+/**
+ * The pnpm and yarn guards of a test runner's JSON report, written by hand: vitest's one-line
+ * report after `pnpm test -- --reporter=json` (tokens after `--` stay raw) and mocha's indented
+ * report after `yarn test --reporter=json`.
+ */
+function reporterGuardCases(): Promise<Draft[]> {
+  const suites = Array.from({ length: 8 }, (_, f) => ({
+    file: `src/${AREAS[f]}/${NOUNS[f]}.test.ts`,
+    suite: NOUNS[f],
+    titles: Array.from({ length: 10 }, (_, k) => testName(f * 10 + k + 1).replaceAll("_", " ")),
+  }));
+  const vitest = {
+    numTotalTestSuites: 16,
+    numPassedTestSuites: 16,
+    numFailedTestSuites: 0,
+    numPendingTestSuites: 0,
+    numTotalTests: 80,
+    numPassedTests: 80,
+    numFailedTests: 0,
+    numPendingTests: 0,
+    numTodoTests: 0,
+    snapshot: {
+      added: 0,
+      failure: false,
+      filesAdded: 0,
+      filesRemoved: 0,
+      filesRemovedList: [],
+      filesUnmatched: 0,
+      filesUpdated: 0,
+      matched: 0,
+      total: 0,
+      unchecked: 0,
+      uncheckedKeysByFile: [],
+      unmatched: 0,
+      updated: 0,
+      didUpdate: false,
+    },
+    startTime: 1714557600000,
+    success: true,
+    testResults: suites.map(({ file, suite, titles }, f) => ({
+      assertionResults: titles.map((title, k) => ({
+        ancestorTitles: [suite],
+        fullName: `${suite} ${title}`,
+        status: "passed",
+        title,
+        duration: k % 5 + 1,
+        failureMessages: [],
+        meta: {},
+      })),
+      startTime: 1714557600000 + f * 120,
+      endTime: 1714557600000 + f * 120 + 97,
+      status: "passed",
+      message: "",
+      name: `${ALIAS}/${file}`,
+    })),
+  };
+  const mochaTests = suites.flatMap(({ file, suite, titles }) =>
+    titles.map((title, k) => ({
+      title,
+      fullTitle: `${suite} ${title}`,
+      file: `${ALIAS}/${file.replace(".ts", ".js")}`,
+      duration: k % 5 + 1,
+      currentRetry: 0,
+      speed: "fast",
+      err: {},
+    }))
+  );
+  const mocha = {
+    stats: {
+      suites: 8,
+      tests: 80,
+      passes: 80,
+      pending: 0,
+      failures: 0,
+      start: "2024-05-01T10:00:00.000Z",
+      end: "2024-05-01T10:00:00.412Z",
+      duration: 412,
+    },
+    tests: mochaTests,
+    pending: [],
+    failures: [],
+    passes: mochaTests,
+  };
+  return Promise.resolve([
+    {
+      rule: "tests/pnpm-guard-reporter-json",
+      name: "guard",
+      sample: written(
+        ["pnpm", "test", "--", "--reporter=json"],
+        0,
+        `\n> demo@1.0.0 test ${ALIAS}\n> vitest run --reporter=json\n\n${JSON.stringify(vitest)}\n`,
+      ),
+    },
+    {
+      rule: "tests/yarn-guard-reporter-json",
+      name: "guard",
+      sample: written(
+        ["yarn", "test", "--reporter=json"],
+        0,
+        `yarn run v1.22.22\n$ mocha --reporter=json\n${
+          JSON.stringify(mocha, null, 2)
+        }\nDone in 1.02s.\n`,
+      ),
+    },
+  ]);
+}
+
 // ---------------------------------------------------------------------------
 // Expected results, purpose checks and fixture files
 // ---------------------------------------------------------------------------
@@ -3547,6 +3871,7 @@ const FAMILIES: readonly Family[] = [
       "git/guard-object-path",
       "git/guard-porcelain",
       "git/guard-raw",
+      "git/guard-patch-with-raw",
     ],
     build: gitGuardCases,
   },
@@ -3557,6 +3882,8 @@ const FAMILIES: readonly Family[] = [
       "search/guard-grep-null-data",
       "search/guard-grep-null-long",
       "search/guard-grep-null",
+      "search/guard-grep-count-long",
+      "search/guard-grep-null-data-long",
       "inspect/cat",
     ],
     build: grepGuardCases,
@@ -3569,6 +3896,7 @@ const FAMILIES: readonly Family[] = [
       "search/guard-rg-json",
       "search/guard-rg-null-long",
       "search/guard-rg-null",
+      "search/guard-rg-null-data",
     ],
     build: rgGuardCases,
   },
@@ -3580,6 +3908,10 @@ const FAMILIES: readonly Family[] = [
   },
   { rules: ["tests/cargo-test"], build: cargoTestCases },
   { rules: ["build/cargo-guard-message-format"], build: cargoGuardCases },
+  {
+    rules: ["tests/cargo-guard-format", "tests/cargo-guard-format-json"],
+    build: cargoTestGuardCases,
+  },
   { rules: ["build/make"], build: makeCases },
   {
     rules: ["package/npm-install"],
@@ -3620,17 +3952,43 @@ const FAMILIES: readonly Family[] = [
     build: (ws) =>
       npmTestCases(ws, "tests/npm-run-test", ["run", "test"], "spec", ["run", "test:unit"]),
   },
-  { rules: ["build/make-guard-dry-run", "build/make-guard-print-db"], build: makeGuardCases },
+  { rules: ["tests/npm-guard-reporter-json"], build: npmReporterGuardCases },
+  {
+    rules: [
+      "build/make-guard-dry-run",
+      "build/make-guard-print-db",
+      "build/make-guard-dry-run-long",
+      "build/make-guard-just-print",
+      "build/make-guard-recon",
+      "build/make-guard-print-data-base",
+    ],
+    build: makeGuardCases,
+  },
   { rules: ["build/go-build"], build: goBuildCases },
   { rules: ["build/go-vet"], build: goVetCases },
   { rules: ["tests/go-test"], build: goTestCases },
-  { rules: ["tests/go-guard-json"], build: goGuardCases },
+  { rules: ["tests/go-guard-json", "tests/go-guard-json-true"], build: goGuardCases },
   { rules: ["build/tsc"], build: () => tscCases("build/tsc", ["tsc"], ["vue-tsc", "--noEmit"]) },
   {
     rules: ["build/npx-tsc"],
     build: () => tscCases("build/npx-tsc", ["npx", "tsc"], ["npx", "vue-tsc", "--noEmit"]),
   },
-  { rules: ["build/tsc-guard-listfiles", "build/tsc-guard-showconfig"], build: tscGuardCases },
+  {
+    rules: [
+      "build/tsc-guard-listfiles",
+      "build/tsc-guard-showconfig",
+      "build/tsc-guard-listemittedfiles",
+    ],
+    build: () => tscGuardCases("build/tsc", ["tsc"]),
+  },
+  {
+    rules: [
+      "build/npx-tsc-guard-listfiles",
+      "build/npx-tsc-guard-showconfig",
+      "build/npx-tsc-guard-listemittedfiles",
+    ],
+    build: () => tscGuardCases("build/npx-tsc", ["npx", "tsc"]),
+  },
   {
     rules: ["package/pnpm-install"],
     build: () => pnpmInstallCases("package/pnpm-install", ["install"], ["install-test"]),
@@ -3666,7 +4024,12 @@ const FAMILIES: readonly Family[] = [
     build: () => yarnTestCases("tests/yarn-run-test", ["run", "test"], ["run", "test:unit"]),
   },
   { rules: ["package/pnpm-guard-json", "package/yarn-guard-json"], build: packageGuardCases },
+  {
+    rules: ["tests/pnpm-guard-reporter-json", "tests/yarn-guard-reporter-json"],
+    build: reporterGuardCases,
+  },
   { rules: ["list/ls"], build: lsCases },
+  { rules: ["list/guard-ls-zero"], build: lsGuardCases },
   { rules: ["list/find"], build: findCases },
   {
     rules: [
@@ -3674,6 +4037,8 @@ const FAMILIES: readonly Family[] = [
       "list/guard-find-execdir",
       "list/guard-find-print0",
       "list/guard-find-delete",
+      "list/guard-find-printf",
+      "list/guard-find-fprint0",
     ],
     build: findGuardCases,
   },

@@ -134,6 +134,20 @@ const TOKENS: readonly (readonly [readonly string[], readonly string[], readonly
   [["git", "checkout", "-bz"], ["-b"], ["-z"]],
   [["git", "commit", "-am", "msg"], ["-a", "-m", "msg"], []],
   [["git", "commit", "-mvs"], ["-m"], ["-v", "-s"]],
+  // make: flag bundles count letter by letter (`make -np`, `make -Bn` are dry runs)
+  [["make", "-np"], ["-np", "-n", "-p"], []],
+  [["make", "-Bn"], ["-B", "-n"], []],
+  [["gmake", "-kns", "all"], ["-k", "-n", "-s"], []],
+  [["make", "-qp"], ["-q", "-p"], []],
+  // make: value-taking letters end the bundle; -j, -l and -O take an attached optional value
+  [["make", "-Cn", "all"], ["-C"], ["-n"]],
+  [["make", "-fMakefile.ci", "-n"], ["-f", "-n"], ["-M", "-a"]],
+  [["make", "-nj4"], ["-n", "-j"], ["-4"]],
+  [["make", "-jn"], ["-j"], ["-n"]],
+  [["make", "-l2.5", "-n"], ["-l", "-n"], ["-2"]],
+  [["make", "-Oline"], ["-O"], ["-l", "-i", "-n", "-e"]],
+  [["make", "-j", "8", "-p"], ["-j", "8", "-p"], []],
+  [["make", "-nX"], ["-nX"], ["-n", "-X"]],
   // a bundle with any unreviewed letter adds nothing
   [["git", "status", "-sX"], ["-sX"], ["-s", "-X"]],
   [["ls", "-l@"], ["-l@"], ["-l"]],

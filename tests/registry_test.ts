@@ -361,6 +361,78 @@ Deno.test("builtinRuleSource serves the generated tables as given, built once", 
   ]);
 });
 
+/** [argv, the built-in guards that win, the built-in reductions they shadow] */
+const BUILTIN_GUARDED: readonly (readonly [readonly string[], string[], string[]])[] = [
+  // make: short bundles count letter by letter; every long name of -n and -p
+  [["make", "-np"], ["build/make-guard-dry-run", "build/make-guard-print-db"], ["build/make"]],
+  [["make", "-Bn"], ["build/make-guard-dry-run"], ["build/make"]],
+  [["gmake", "-C", "src", "-kn"], ["build/make-guard-dry-run"], ["build/make"]],
+  [["make", "--dry-run"], ["build/make-guard-dry-run-long"], ["build/make"]],
+  [["make", "--just-print"], ["build/make-guard-just-print"], ["build/make"]],
+  [["make", "--recon"], ["build/make-guard-recon"], ["build/make"]],
+  [["make", "--print-data-base"], ["build/make-guard-print-data-base"], ["build/make"]],
+  // grep, rg, ls, find
+  [["egrep", "--count", "x", "f"], ["search/guard-grep-count-long"], ["search/grep"]],
+  [["grep", "--null-data", "x", "f"], ["search/guard-grep-null-data-long"], ["search/grep"]],
+  [["rg", "--null-data", "x"], ["search/guard-rg-null-data"], ["search/rg"]],
+  [["ls", "--zero", "-l"], ["list/guard-ls-zero"], ["list/ls"]],
+  [["find", ".", "-printf", "%p\\n"], ["list/guard-find-printf"], ["list/find"]],
+  [["find", ".", "-fprint0", "out"], ["list/guard-find-fprint0"], ["list/find"]],
+  // tsc and npx tsc
+  [["npx", "tsc", "--listFiles"], ["build/npx-tsc-guard-listfiles"], ["build/npx-tsc"]],
+  [["npx", "tsc", "--showConfig"], ["build/npx-tsc-guard-showconfig"], ["build/npx-tsc"]],
+  [["npx", "tsc", "--listEmittedFiles"], ["build/npx-tsc-guard-listemittedfiles"], [
+    "build/npx-tsc",
+  ]],
+  [["tsc", "--listEmittedFiles"], ["build/tsc-guard-listemittedfiles"], ["build/tsc"]],
+  // a runner's JSON report: the raw token, before or after `--`
+  [["npm", "test", "--", "--reporter=json"], ["tests/npm-guard-reporter-json"], [
+    "tests/npm-test",
+  ]],
+  [["pnpm", "test", "--", "--reporter=json"], ["tests/pnpm-guard-reporter-json"], [
+    "tests/pnpm-test",
+  ]],
+  [["yarn", "run", "test", "--reporter=json"], ["tests/yarn-guard-reporter-json"], [
+    "tests/yarn-run-test",
+  ]],
+  [["go", "test", "-json=true", "./..."], ["tests/go-guard-json-true"], ["tests/go-test"]],
+  // libtest's format after `--`, separate or assigned
+  [["cargo", "test", "--", "--format", "json"], ["tests/cargo-guard-format"], [
+    "tests/cargo-test",
+  ]],
+  [["cargo", "test", "--", "--format=json"], ["tests/cargo-guard-format-json"], [
+    "tests/cargo-test",
+  ]],
+  [["git", "diff", "--patch-with-raw"], ["git/guard-patch-with-raw"], ["git/diff"]],
+];
+
+/** [argv, the built-in rule it reduces with]: near forms the guards above leave alone. */
+const BUILTIN_REDUCED: readonly (readonly [readonly string[], string])[] = [
+  [["make", "-j4", "all"], "build/make"],
+  [["make", "-jn"], "build/make"], // `n` is -j's (invalid) value, not a dry run
+  [["make", "-Cn"], "build/make"], // `n` is the directory
+  [["npm", "test", "--", "--reporter=dot"], "tests/npm-test"],
+  [["cargo", "test", "--", "--format=pretty"], "tests/cargo-test"],
+  [["go", "test", "-json=false", "./..."], "tests/go-test"],
+];
+
+Deno.test("built-in guards win over the reductions they shadow, and only for their forms", () => {
+  const registry = createRuleRegistry([builtinRuleSource()]);
+  const ids = (refs: readonly RuleRef[]) => refs.map((ref) => ref.rule.id);
+  for (const [argv, guards, shadowed] of BUILTIN_GUARDED) {
+    const selection = registry.select(argv);
+    assert.equal(selection.outcome, "guarded", JSON.stringify(argv));
+    if (selection.outcome !== "guarded") continue;
+    assert.deepEqual(ids(selection.guards), guards, JSON.stringify(argv));
+    assert.deepEqual(ids(selection.shadowed), shadowed, JSON.stringify(argv));
+  }
+  for (const [argv, rule] of BUILTIN_REDUCED) {
+    const selection = registry.select(argv);
+    assert.equal(selection.outcome, "reduce", JSON.stringify(argv));
+    if (selection.outcome === "reduce") assert.equal(selection.match.rule.id, rule);
+  }
+});
+
 // ---- properties over generated rule sets ----
 
 const PROGRAMS = ["git", "npm"] as const;

@@ -103,8 +103,17 @@ function shortOptions(flags: string, valued: string): ShortOptionTable {
   return { flags: letterTokens(flags), valued: letterTokens(valued) };
 }
 
+/**
+ * GNU make 4.3 (`make --help`). `-C -E -f -I -o -W` take a value; `-j [N]`, `-l [N]` and
+ * `-O[TYPE]` take an optional one that must be attached, so in a bundle the rest is their value
+ * (`-j4`, `-l2.5`, `-Oline`) and never more letters.
+ */
+const MAKE_SHORT_OPTIONS = shortOptions("bmBdehikLnpqrRsStvw", "CEfIjloOW");
+
 /** Short options that mean the same in every subcommand of the program. */
 const PROGRAM_SHORT_OPTIONS: ReadonlyMap<string, ShortOptionTable> = new Map([
+  ["make", MAKE_SHORT_OPTIONS],
+  ["gmake", MAKE_SHORT_OPTIONS],
   ["grep", shortOptions("ivwxclLnhHoqsrRzZaIEFGP", "ABCmef")],
   ["rg", shortOptions("iIsSvwxclnNoquHpzaFPLU.", "ABCmefgtTjMrE")],
   ["ls", shortOptions("aAlhRrtS1dFisucx", "wIT")],

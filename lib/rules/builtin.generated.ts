@@ -4,7 +4,7 @@ import type { RulePack } from "./model.ts";
 /** The validated built-in pack, rules in manifest order. */
 export const BUILTIN_PACK: RulePack = {
   "id": "yarp-builtin",
-  "sourceDigest": "5eb29810747a576cc98f2e18b1e67f347096c27206ef67a76b56eb4be0b1f73d",
+  "sourceDigest": "c4b83198cd8605c53b3b265b41a7ca855b03288ab1d8c5d10035fafd9a29f7af",
   "rules": [
     {
       "id": "build/cargo-build",
@@ -74,10 +74,10 @@ export const BUILTIN_PACK: RulePack = {
         "keep": []
       },
       "success": {
-        "headLines": 40,
-        "tailLines": 30,
+        "headLines": 100,
+        "tailLines": 60,
         "maxLineBytes": 2048,
-        "maxOutputBytes": 8192,
+        "maxOutputBytes": 24576,
         "minSavingsBytes": 512
       },
       "failure": {
@@ -156,10 +156,10 @@ export const BUILTIN_PACK: RulePack = {
         "keep": []
       },
       "success": {
-        "headLines": 40,
-        "tailLines": 30,
+        "headLines": 100,
+        "tailLines": 60,
         "maxLineBytes": 2048,
-        "maxOutputBytes": 8192,
+        "maxOutputBytes": 24576,
         "minSavingsBytes": 512
       },
       "failure": {
@@ -238,10 +238,10 @@ export const BUILTIN_PACK: RulePack = {
         "keep": []
       },
       "success": {
-        "headLines": 40,
-        "tailLines": 30,
+        "headLines": 100,
+        "tailLines": 60,
         "maxLineBytes": 2048,
-        "maxOutputBytes": 8192,
+        "maxOutputBytes": 24576,
         "minSavingsBytes": 512
       },
       "failure": {
@@ -326,6 +326,20 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "build/make-guard-dry-run-long",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--dry-run"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "build/make-guard-dry-run",
       "match": {
         "programs": [
@@ -340,6 +354,34 @@ export const BUILTIN_PACK: RulePack = {
       "action": "passthrough"
     },
     {
+      "id": "build/make-guard-just-print",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--just-print"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/make-guard-print-data-base",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--print-data-base"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "build/make-guard-print-db",
       "match": {
         "programs": [
@@ -349,6 +391,20 @@ export const BUILTIN_PACK: RulePack = {
         "argvPrefix": [],
         "argvContainsAll": [
           "-p"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/make-guard-recon",
+      "match": {
+        "programs": [
+          "make",
+          "gmake"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--recon"
         ]
       },
       "action": "passthrough"
@@ -399,6 +455,51 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "build/npx-tsc-guard-listemittedfiles",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "tsc"
+        ],
+        "argvContainsAll": [
+          "--listEmittedFiles"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/npx-tsc-guard-listfiles",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "tsc"
+        ],
+        "argvContainsAll": [
+          "--listFiles"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "build/npx-tsc-guard-showconfig",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "tsc"
+        ],
+        "argvContainsAll": [
+          "--showConfig"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "build/npx-tsc",
       "match": {
         "programs": [
@@ -427,6 +528,19 @@ export const BUILTIN_PACK: RulePack = {
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
       }
+    },
+    {
+      "id": "build/tsc-guard-listemittedfiles",
+      "match": {
+        "programs": [
+          "tsc"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--listEmittedFiles"
+        ]
+      },
+      "action": "passthrough"
     },
     {
       "id": "build/tsc-guard-listfiles",
@@ -567,6 +681,19 @@ export const BUILTIN_PACK: RulePack = {
       "action": "passthrough"
     },
     {
+      "id": "git/guard-patch-with-raw",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--patch-with-raw"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "git/guard-porcelain",
       "match": {
         "programs": [
@@ -668,17 +795,17 @@ export const BUILTIN_PACK: RulePack = {
         "kind": "head_tail"
       },
       "success": {
-        "headLines": 120,
-        "tailLines": 30,
+        "headLines": 200,
+        "tailLines": 50,
         "maxLineBytes": 1024,
-        "maxOutputBytes": 12288,
+        "maxOutputBytes": 16384,
         "minSavingsBytes": 512
       },
       "failure": {
-        "headLines": 120,
-        "tailLines": 40,
+        "headLines": 200,
+        "tailLines": 50,
         "maxLineBytes": 4096,
-        "maxOutputBytes": 16384,
+        "maxOutputBytes": 24576,
         "minSavingsBytes": 256
       }
     },
@@ -761,6 +888,19 @@ export const BUILTIN_PACK: RulePack = {
       "action": "passthrough"
     },
     {
+      "id": "list/guard-find-fprint0",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-fprint0"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "list/guard-find-print0",
       "match": {
         "programs": [
@@ -769,6 +909,32 @@ export const BUILTIN_PACK: RulePack = {
         "argvPrefix": [],
         "argvContainsAll": [
           "-print0"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/guard-find-printf",
+      "match": {
+        "programs": [
+          "find"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-printf"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/guard-ls-zero",
+      "match": {
+        "programs": [
+          "ls"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--zero"
         ]
       },
       "action": "passthrough"
@@ -1482,6 +1648,21 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "search/guard-grep-count-long",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--count"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "search/guard-grep-count",
       "match": {
         "programs": [
@@ -1492,6 +1673,21 @@ export const BUILTIN_PACK: RulePack = {
         "argvPrefix": [],
         "argvContainsAll": [
           "-c"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-grep-null-data-long",
+      "match": {
+        "programs": [
+          "grep",
+          "egrep",
+          "fgrep"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--null-data"
         ]
       },
       "action": "passthrough"
@@ -1581,6 +1777,19 @@ export const BUILTIN_PACK: RulePack = {
       "action": "passthrough"
     },
     {
+      "id": "search/guard-rg-null-data",
+      "match": {
+        "programs": [
+          "rg"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--null-data"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "search/guard-rg-null-long",
       "match": {
         "programs": [
@@ -1636,6 +1845,32 @@ export const BUILTIN_PACK: RulePack = {
         "maxOutputBytes": 16384,
         "minSavingsBytes": 256
       }
+    },
+    {
+      "id": "tests/cargo-guard-format-json",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--format=json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "tests/cargo-guard-format",
+      "match": {
+        "programs": [
+          "cargo"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--format"
+        ]
+      },
+      "action": "passthrough"
     },
     {
       "id": "tests/cargo-test",
@@ -1726,6 +1961,19 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "tests/go-guard-json-true",
+      "match": {
+        "programs": [
+          "go"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-json=true"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "tests/go-guard-json",
       "match": {
         "programs": [
@@ -1803,6 +2051,19 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "tests/npm-guard-reporter-json",
+      "match": {
+        "programs": [
+          "npm"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--reporter=json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "tests/npm-run-test",
       "match": {
         "programs": [
@@ -1848,6 +2109,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -1912,6 +2209,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -1976,6 +2309,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -1994,6 +2363,19 @@ export const BUILTIN_PACK: RulePack = {
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
       }
+    },
+    {
+      "id": "tests/pnpm-guard-reporter-json",
+      "match": {
+        "programs": [
+          "pnpm"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--reporter=json"
+        ]
+      },
+      "action": "passthrough"
     },
     {
       "id": "tests/pnpm-run-test",
@@ -2041,6 +2423,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -2105,6 +2523,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -2218,6 +2672,19 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "tests/yarn-guard-reporter-json",
+      "match": {
+        "programs": [
+          "yarn"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--reporter=json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "tests/yarn-run-test",
       "match": {
         "programs": [
@@ -2263,6 +2730,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -2327,6 +2830,42 @@ export const BUILTIN_PACK: RulePack = {
             "value": "PASS ",
             "caseMode": "sensitive",
             "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "# Subtest: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "duration_ms: ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'test'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "type: 'suite'",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "exact",
+            "value": "---",
+            "caseMode": "sensitive",
+            "trim": "both"
+          },
+          {
+            "kind": "exact",
+            "value": "...",
+            "caseMode": "sensitive",
+            "trim": "both"
           }
         ],
         "keep": []
@@ -2350,4 +2889,4 @@ export const BUILTIN_PACK: RulePack = {
 };
 
 /** Program buckets sorted by program; each lists rule indexes sorted by rule id. */
-export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,52]],["cat",[23]],["egrep",[41,42,45,43,44]],["fgrep",[41,42,45,43,44]],["find",[24,25,26,27,28]],["git",[13,14,15,16,17,18,19,20,21,22]],["gmake",[8,6,7]],["go",[4,5,53,54]],["grep",[41,42,45,43,44]],["ls",[29]],["make",[8,6,7]],["npm",[30,31,32,33,55,56,57]],["npx",[9]],["pnpm",[34,35,36,37,58,59]],["py.test",[60]],["pytest",[60]],["python",[61]],["python3",[61]],["rg",[47,46,48,50,49,51]],["tsc",[12,10,11]],["yarn",[38,39,40,62,63]]];
+export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,68,67,69]],["cat",[32]],["egrep",[53,55,54,59,57,56,58]],["fgrep",[53,55,54,59,57,56,58]],["find",[33,34,35,36,37,38,39]],["git",[21,22,23,24,25,26,27,28,29,30,31]],["gmake",[12,7,6,8,9,10,11]],["go",[4,5,71,70,72]],["grep",[53,55,54,59,57,56,58]],["ls",[40,41]],["make",[12,7,6,8,9,10,11]],["npm",[42,43,44,45,73,74,75,76]],["npx",[16,13,14,15]],["pnpm",[46,47,48,49,77,78,79]],["py.test",[80]],["pytest",[80]],["python",[81]],["python3",[81]],["rg",[61,60,62,65,63,64,66]],["tsc",[20,17,18,19]],["yarn",[50,51,52,82,83,84]]];
