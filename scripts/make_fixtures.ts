@@ -45,24 +45,18 @@ import {
 } from "../lib/rules/registry.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
 import { createStreamReducer } from "../lib/reduce/mod.ts";
+import {
+  DIAGNOSTIC_WORDS,
+  GUARDS_WITHOUT_SHADOW,
+  MIDDLE_LINE_LOST,
+  ONE_STREAM_RULES,
+  REDUCE_CASES,
+} from "./fixture_policy.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURES = join(ROOT, "fixtures");
 /** What recorded output says instead of the temporary directory. */
 const ALIAS = "/home/dev/demo";
-
-/** The cases every reduction rule has. */
-const REDUCE_CASES = [
-  "success",
-  "failure",
-  "near-miss",
-  "short-exact",
-  "middle-line",
-  "long-line",
-  "empty",
-  "separate-streams",
-  "invalid-utf8",
-] as const;
 
 /** A case name: one of {@link REDUCE_CASES} or `guard`. */
 type CaseName = typeof REDUCE_CASES[number] | "guard";
@@ -3610,31 +3604,6 @@ function reporterGuardCases(): Promise<Draft[]> {
 // ---------------------------------------------------------------------------
 // Expected results, purpose checks and fixture files
 // ---------------------------------------------------------------------------
-
-/** Lines with these words are diagnostics (the corpus retention check uses the same words). */
-const DIAGNOSTIC_WORDS = /error|fail|panic|warning|traceback|assert/i;
-
-/** Rules whose tool writes to one stream only, so `separate-streams` has one empty stream. */
-const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
-  "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
-  "build/go-vet": "go vet writes its findings to stderr",
-  "build/tsc": "tsc writes its diagnostics to stdout and nothing to stderr",
-};
-
-/**
- * `line_filter` rules whose drop patterns match none of their tool's real
- * noise, so their `middle-line` case loses the line like `head_tail` does.
- */
-const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
-  "package/yarn-add": "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
-  "package/yarn-install":
-    "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
-};
-
-/** Guards that no broader reduction rule could shadow, and why. */
-const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
-  "inspect/cat": "no built-in rule reduces cat; the guard keeps a future one away",
-};
 
 /** What one stream of a fixture expects. */
 interface ExpectedStream {

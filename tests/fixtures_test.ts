@@ -21,47 +21,16 @@ import type { ReductionRule, Rule } from "../lib/rules/model.ts";
 import { createRuleRegistry, ruleSourceFromPack, type Selection } from "../lib/rules/registry.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
 import { createStreamReducer } from "../lib/reduce/mod.ts";
+import {
+  DIAGNOSTIC_WORDS,
+  GUARDS_WITHOUT_SHADOW,
+  MIDDLE_LINE_LOST,
+  ONE_STREAM_RULES,
+  REDUCE_CASES,
+} from "../scripts/fixture_policy.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURES = join(ROOT, "fixtures");
-
-/** The cases every reduction rule must have. */
-const REDUCE_CASES = [
-  "success",
-  "failure",
-  "near-miss",
-  "short-exact",
-  "middle-line",
-  "long-line",
-  "empty",
-  "separate-streams",
-  "invalid-utf8",
-] as const;
-
-/** Guards that no broader built-in reduction rule could shadow. */
-const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
-  "inspect/cat": "no built-in rule reduces cat; the guard keeps a future one away",
-};
-
-/** Rules whose tool writes to one stream only, so `separate-streams` has one empty stream. */
-const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
-  "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
-  "build/go-vet": "go vet writes its findings to stderr",
-  "build/tsc": "tsc writes its diagnostics to stdout and nothing to stderr",
-};
-
-/**
- * `line_filter` rules whose drop patterns match none of their tool's real
- * noise, so their `middle-line` case loses the line like `head_tail` does.
- */
-const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
-  "package/yarn-add": "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
-  "package/yarn-install":
-    "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
-};
-
-/** The diagnostic words of the corpus retention check. */
-const DIAGNOSTIC_WORDS = /error|fail|panic|warning|traceback|assert/i;
 
 /** Chunk sizes every reduce fixture is fed with; all must give identical results. */
 const CHUNKINGS = [Infinity, 1, 7, 4096] as const;

@@ -1,0 +1,46 @@
+/**
+ * What every built-in rule's fixtures must cover, and the reviewed
+ * exceptions, shared by the fixture author (`make_fixtures.ts`) and the
+ * fixture runner (`tests/fixtures_test.ts`) so the two cannot disagree.
+ * Each exception says why it holds.
+ *
+ * @module
+ */
+
+/** The cases every reduction rule has. */
+export const REDUCE_CASES = [
+  "success",
+  "failure",
+  "near-miss",
+  "short-exact",
+  "middle-line",
+  "long-line",
+  "empty",
+  "separate-streams",
+  "invalid-utf8",
+] as const;
+
+/** Lines with these words are diagnostics (the corpus retention check uses the same words). */
+export const DIAGNOSTIC_WORDS = /error|fail|panic|warning|traceback|assert/i;
+
+/** Rules whose tool writes to one stream only, so `separate-streams` has one empty stream. */
+export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
+  "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
+  "build/go-vet": "go vet writes its findings to stderr",
+  "build/tsc": "tsc writes its diagnostics to stdout and nothing to stderr",
+};
+
+/**
+ * `line_filter` rules whose drop patterns match none of their tool's real
+ * noise, so their `middle-line` case loses the line like `head_tail` does.
+ */
+export const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
+  "package/yarn-add": "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
+  "package/yarn-install":
+    "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
+};
+
+/** Guards that no broader built-in reduction rule could shadow, and why. */
+export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
+  "inspect/cat": "no built-in rule reduces cat; the guard keeps a future one away",
+};
