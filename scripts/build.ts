@@ -12,8 +12,9 @@
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname!, "..");
+// LOG_TOKENS and LOG_STREAM are npm:yaml's debug switches, read while parsing the config file.
 const ENV_NAMES =
-  "HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,YARP_ARCHIVE,YARP_ARCHIVE_PATH,YARP_CONFIG,YARP_DEBUG";
+  "HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,YARP_ARCHIVE,YARP_ARCHIVE_PATH,YARP_CONFIG,YARP_DEBUG,LOG_TOKENS,LOG_STREAM";
 
 async function deno(args: string[]): Promise<boolean> {
   const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn().status;

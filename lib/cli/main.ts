@@ -16,6 +16,12 @@ usage:
   yarp rules verify FILE.yrp
   yarp rules list [--rule-pack P]...
   yarp rules explain [--rule-pack P]... [--json] -- PROG ARGS...
+  yarp read ID [--stream stdout|stderr|output] [--json]
+  yarp search QUERY... [--limit N] [--json]
+  yarp archive stats [--json]
+  yarp archive prune [--max-bytes N] [--older-than D] [--json]
+  yarp archive forget ID
+  yarp archive put --command SRC [--exit-code N] [--cwd DIR] [--json] < OUTPUT
   yarp doctor
   yarp --version
 `;
@@ -31,6 +37,9 @@ function command(name: string, load: () => Promise<Command>): void {
 
 command("rules", async () => (await import("./rules.ts")).rulesCommand);
 command("run", async () => (await import("./run.ts")).runCommand);
+command("read", async () => (await import("./read.ts")).readCommand);
+command("search", async () => (await import("./search.ts")).searchCommand);
+command("archive", async () => (await import("./archive.ts")).archiveCommand);
 command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 
 /**

@@ -13,11 +13,23 @@
  * Pass-through is silent unless `YARP_DEBUG` is set, when one line on stderr
  * says why.
  *
+ * A reduced run keeps an exact copy in the archive (docs/archive.md): the
+ * config file and `YARP_ARCHIVE*` are read only on this path, and an
+ * invalid config or archive setting prints one `yarp run: …` line and runs
+ * the child in exact pass-through. `YARP_ARCHIVE=off` reduces with markers
+ * that say no exact copy was kept.
+ *
  * @module
  */
 import type { ReductionRule } from "../rules/model.ts";
 import { builtinRuleSource, createRuleRegistry } from "../rules/registry.ts";
-import { runPassthrough, runReduced } from "../run/runner.ts";
+import {
+  type CaptureOutcome,
+  NO_ARCHIVE,
+  type RawCapture,
+  runPassthrough,
+  runReduced,
+} from "../run/runner.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE =
@@ -208,7 +220,56 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
       plan = passthrough(`rule pack changed: ${firstLine(error)}`);
     }
   }
-  if (plan.kind === "reduce") return await runReduced(options.argv, plan.rule);
+  if (plan.kind === "reduce") {
+    const capture = await openCapture(options.argv, plan.rule.id);
+    if ("error" in capture) {
+      io.err(`yarp run: ${capture.error} (output not reduced)\n`);
+      return await runPassthrough(options.argv);
+    }
+    let outcome: CaptureOutcome | undefined;
+    const status = await runReduced(options.argv, plan.rule, undefined, {
+      write: (stream, chunk) => capture.write(stream, chunk),
+      commit: async (exit) => (outcome = await capture.commit(exit)),
+      restore: (stream, write) => capture.restore(stream, write),
+      close: () => capture.close(),
+    });
+    if (outcome?.kind === "unarchived" && debugEnabled()) {
+      io.err(`yarp run: not archived: ${outcome.reason}\n`);
+    }
+    return status;
+  }
   if (debugEnabled()) io.err(`yarp run: pass-through: ${plan.reason}\n`);
   return await runPassthrough(options.argv);
+}
+
+/**
+ * The archive capture for a reduced run of `argv` under rule `ruleId`:
+ * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else an archive spool. An
+ * invalid config file or archive variable gives `{ error }` (one line).
+ * Loads the config and archive modules only here, never on pass-through.
+ */
+async function openCapture(
+  argv: readonly string[],
+  ruleId: string,
+): Promise<RawCapture | { error: string }> {
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const config = await loadConfig(processEnv);
+  if (!config.ok) return { error: config.error };
+  const { ArchiveCapture, archiveSettings, commandText } = await import("../archive/mod.ts");
+  const settings = archiveSettings(processEnv, config.config);
+  if ("error" in settings) return { error: settings.error };
+  if (!settings.enabled) return NO_ARCHIVE;
+  let cwd = "";
+  try {
+    cwd = Deno.cwd();
+  } catch {
+    // a deleted working directory: record it as unknown
+  }
+  return new ArchiveCapture(settings, {
+    createdMs: Date.now(),
+    cwd,
+    command: commandText(argv),
+    argv,
+    ruleId,
+  });
 }

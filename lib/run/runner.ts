@@ -16,12 +16,19 @@
  * BrokenPipe (a reader that went away) is silent, any other write error is
  * reported in one line on stderr.
  *
+ * Reduced runs may keep an exact copy through a {@link RawCapture} (the
+ * archive, wired in by `lib/cli/run.ts`): every chunk is handed to it as it
+ * is read, it commits at exit, and only a committed id is named in the
+ * omission marker. When the commit fails, the exact raw bytes are written
+ * instead of the reduced ones, then one line on stderr says why; when the
+ * capture kept nothing, the marker says no exact copy exists.
+ *
  * The child's argv is exact, argv[0] included: see `exec_target.ts`.
  *
  * @module
  */
 import type { ReductionRule } from "../rules/model.ts";
-import type { StreamReducer } from "../reduce/mod.ts";
+import type { Recovery, StreamReducer } from "../reduce/mod.ts";
 import { shellExitStatus } from "./child_status.ts";
 import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
 import { describeSpawnFailure } from "./spawn_error.ts";
@@ -53,6 +60,45 @@ function fileSink(file: { writeSync(bytes: Uint8Array): number }): ByteSink {
 export const processRunStreams: RunStreams = {
   stdout: fileSink(Deno.stdout),
   stderr: fileSink(Deno.stderr),
+};
+
+/** What became of a run's raw bytes at exit (see {@link RawCapture.commit}). */
+export type CaptureOutcome =
+  /** Committed: output may name `id`. */
+  | { readonly kind: "archived"; readonly id: string }
+  /** Nothing was kept (archive off, or the spool failed): output says no exact copy exists. */
+  | { readonly kind: "unarchived"; readonly reason: string }
+  /** The raw bytes are intact but could not be committed: output restores them exactly. */
+  | { readonly kind: "failed"; readonly reason: string };
+
+/**
+ * Keeps the exact raw bytes of a reduced run. The runner calls `write` for
+ * every chunk of each stream as it is read (the chunk's buffer is reused
+ * afterwards), `commit` once after the child exits, `restore` only after a
+ * `failed` commit, and `close` once at the end whatever happened.
+ */
+export interface RawCapture {
+  /** Keeps `chunk` of `stream`; never throws (a failure shows in `commit`). */
+  write(stream: "stdout" | "stderr", chunk: Uint8Array): void;
+  /** Commits what was kept with the child's exit facts; never throws. */
+  commit(status: { readonly code: number; readonly signal?: string }): Promise<CaptureOutcome>;
+  /** Writes the exact kept bytes of `stream` to `write`; throws what `write` throws. */
+  restore(stream: "stdout" | "stderr", write: (bytes: Uint8Array) => void): void;
+  /** Releases what the capture holds. */
+  close(): void;
+}
+
+/**
+ * The capture for `YARP_ARCHIVE=off`: keeps nothing, and every reduced
+ * stream's marker says no exact copy was kept.
+ */
+export const NO_ARCHIVE: RawCapture = {
+  write() {},
+  commit: () => Promise.resolve({ kind: "unarchived", reason: "the archive is off" }),
+  restore() {
+    throw new Error("nothing was kept");
+  },
+  close() {},
 };
 
 /** Signals that, sent to YARP, are relayed to the child instead of killing YARP. */
@@ -168,6 +214,14 @@ export async function runPassthrough(
  * child's shell status; a write failure never changes it. If a reducer cannot
  * be created, runs {@link runPassthrough} instead. `argv` must not be empty.
  *
+ * With a `capture`, every chunk is also handed to it, and at exit it
+ * commits before anything is rendered: `archived` puts the id in the
+ * markers, `unarchived` makes them say no exact copy was kept, and `failed`
+ * writes the exact raw bytes of each stream instead of the reduced ones,
+ * then `yarp: REASON; the output above is exact and was not archived` on
+ * stderr. The runner closes the capture before returning. Without one,
+ * markers say nothing about recovery.
+ *
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
@@ -193,31 +247,53 @@ export async function runReduced(
   argv: readonly string[],
   rule: ReductionRule,
   streams: RunStreams = processRunStreams,
+  capture?: RawCapture,
 ): Promise<number> {
-  // Loaded here, not at start-up: pass-through never needs the reducers.
-  const { createStreamReducer } = await import("../reduce/mod.ts");
-  let out: StreamReducer, err: StreamReducer;
   try {
-    out = createStreamReducer(rule);
-    err = createStreamReducer(rule);
-  } catch {
-    return await runPassthrough(argv, streams);
+    // Loaded here, not at start-up: pass-through never needs the reducers.
+    const { createStreamReducer } = await import("../reduce/mod.ts");
+    let out: StreamReducer, err: StreamReducer;
+    try {
+      out = createStreamReducer(rule);
+      err = createStreamReducer(rule);
+    } catch {
+      return await runPassthrough(argv, streams);
+    }
+    return await runChild(argv, "piped", streams, async (child) => {
+      const [, , raw] = await Promise.all([
+        pump(child.stdout, out, "stdout", capture),
+        pump(child.stderr, err, "stderr", capture),
+        child.status,
+      ]);
+      const exit = shellExitStatus(raw);
+      const status = exit.signal === null
+        ? { code: exit.status }
+        : { code: exit.status, signal: exit.signal };
+      const outcome = capture === undefined ? undefined : await capture.commit(status);
+      if (outcome?.kind === "failed") {
+        restoreOrReport("stdout", streams, capture!);
+        restoreOrReport("stderr", streams, capture!);
+        writeOrReport(
+          "stderr",
+          streams,
+          new TextEncoder().encode(
+            `yarp: ${outcome.reason}; the output above is exact and was not archived\n`,
+          ),
+        );
+        return exit.status;
+      }
+      const recovery: Recovery = outcome === undefined
+        ? { kind: "none" }
+        : outcome.kind === "archived"
+        ? { kind: "archived", id: outcome.id }
+        : { kind: "unarchived" };
+      writeOrReport("stdout", streams, out.finish(status, recovery).bytes);
+      writeOrReport("stderr", streams, err.finish(status, recovery).bytes);
+      return exit.status;
+    });
+  } finally {
+    capture?.close();
   }
-  return await runChild(argv, "piped", streams, async (child) => {
-    const [, , raw] = await Promise.all([
-      pump(child.stdout, out),
-      pump(child.stderr, err),
-      child.status,
-    ]);
-    const exit = shellExitStatus(raw);
-    const status = exit.signal === null
-      ? { code: exit.status }
-      : { code: exit.status, signal: exit.signal };
-    const recovery = { kind: "none" } as const;
-    writeOrReport("stdout", streams, out.finish(status, recovery).bytes);
-    writeOrReport("stderr", streams, err.finish(status, recovery).bytes);
-    return exit.status;
-  });
 }
 
 /** `PATH` as the child will see it; undefined when unset or not readable. */
@@ -238,14 +314,60 @@ const PUMP_BUFFER_BYTES = 64 * 1024;
  * chunk and peak memory stays flat. The reducer copies what it keeps during
  * `push`, so the buffer may be refilled afterwards.
  */
-async function pump(stream: ReadableStream<Uint8Array>, reducer: StreamReducer): Promise<void> {
+async function pump(
+  stream: ReadableStream<Uint8Array>,
+  reducer: StreamReducer,
+  name: "stdout" | "stderr",
+  capture: RawCapture | undefined,
+): Promise<void> {
   const reader = stream.getReader({ mode: "byob" });
   let buffer = new Uint8Array(PUMP_BUFFER_BYTES);
   while (true) {
     const { done, value } = await reader.read(buffer);
     if (done) return;
     reducer.push(value);
+    capture?.write(name, value);
     buffer = new Uint8Array(value.buffer);
+  }
+}
+
+/**
+ * Restores the exact kept bytes of `name` to its sink with the failure
+ * handling of {@link writeOrReport}: the first failed write abandons the
+ * stream; a spool that cannot be read is reported in one line on stderr.
+ */
+function restoreOrReport(
+  name: "stdout" | "stderr",
+  streams: RunStreams,
+  capture: RawCapture,
+): void {
+  let sinkFailed = false;
+  try {
+    capture.restore(name, (bytes) => {
+      try {
+        streams[name].write(bytes);
+      } catch (error) {
+        sinkFailed = true;
+        throw error;
+      }
+    });
+  } catch (error) {
+    if (sinkFailed) {
+      if (error instanceof Deno.errors.BrokenPipe || name === "stderr") return;
+      reportFailure(name, streams, error);
+      return;
+    }
+    const reason = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
+    writeOrReport("stderr", streams, new TextEncoder().encode(`yarp: ${name}: ${reason}\n`));
+  }
+}
+
+function reportFailure(name: "stdout" | "stderr", streams: RunStreams, error: unknown): void {
+  const reason = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
+  try {
+    streams.stderr.write(new TextEncoder().encode(`yarp: ${name}: write failed: ${reason}\n`));
+  } catch {
+    // stderr is gone too; nothing is left to report to.
   }
 }
 

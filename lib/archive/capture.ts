@@ -1,0 +1,152 @@
+/**
+ * The archive as `yarp run` sees it: spool each stream while the child
+ * runs, then commit everything in one transaction and hand back the id, or
+ * say why no id exists. It has the shape of the runner's `RawCapture`
+ * (`lib/run/runner.ts`) without importing it (sibling layers).
+ *
+ * Outcomes, in the order the checks happen (docs/archive.md, "Failure modes"):
+ *
+ * - the spool failed (could not be created, or a write failed): nothing is
+ *   committed, `unarchived` → the reduced output says no exact copy exists;
+ * - the database cannot be opened or the transaction fails: `failed` →
+ *   the runner restores the exact bytes from the spool;
+ * - otherwise `archived` with the committed id. Only then may output name it.
+ *
+ * After a commit, retention runs at bounded cost (see `retention.ts`) and
+ * stray spools are cleaned; errors there are ignored (the call is safe).
+ *
+ * @module
+ */
+import { type CallFacts, commitCall, type StreamName } from "./commit.ts";
+import { pruneArchive } from "./retention.ts";
+import type { ArchiveSettings } from "./settings.ts";
+import { cleanStraySpools, RunSpool } from "./spool.ts";
+import { AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } from "./retention.ts";
+import { openArchive } from "./store.ts";
+
+/** The exit facts the runner reports at commit. */
+export interface CaptureStatus {
+  readonly code: number;
+  readonly signal?: string;
+}
+
+/** What became of the raw bytes. */
+export type CaptureOutcome =
+  | { readonly kind: "archived"; readonly id: string }
+  | { readonly kind: "unarchived"; readonly reason: string }
+  | { readonly kind: "failed"; readonly reason: string };
+
+/** The facts of a run known before the child starts. */
+export interface RunFacts {
+  readonly createdMs: number;
+  readonly cwd: string;
+  readonly command: string;
+  readonly argv: readonly string[];
+  readonly ruleId: string;
+}
+
+const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
+
+/** Spools a run's stdout and stderr and commits them to the archive at exit. */
+export class ArchiveCapture {
+  readonly #settings: ArchiveSettings;
+  readonly #facts: RunFacts;
+  readonly #spool: RunSpool;
+  readonly #commit: typeof commitCall;
+
+  /**
+   * Opens the spool for a run; never throws (a spool that cannot be
+   * created makes the capture report `unarchived`). `commit` is
+   * injectable so tests can make the transaction fail.
+   */
+  constructor(settings: ArchiveSettings, facts: RunFacts, commit: typeof commitCall = commitCall) {
+    this.#settings = settings;
+    this.#facts = facts;
+    this.#commit = commit;
+    this.#spool = RunSpool.open(settings.spoolDir, STREAMS, facts.createdMs);
+  }
+
+  /** Appends a chunk of `stream`'s raw bytes; never throws, never keeps `chunk`. */
+  write(stream: "stdout" | "stderr", chunk: Uint8Array): void {
+    this.#spool.write(stream, chunk);
+  }
+
+  /**
+   * Commits the spooled bytes with `status`. Never throws; see the module
+   * comment for the three outcomes. Call once, after the last write.
+   */
+  async commit(status: CaptureStatus): Promise<CaptureOutcome> {
+    const spoolFailure = this.#spool.failure;
+    if (spoolFailure !== undefined) return { kind: "unarchived", reason: spoolFailure };
+    const facts: CallFacts = {
+      createdMs: this.#facts.createdMs,
+      cwd: this.#facts.cwd,
+      source: "run",
+      command: this.#facts.command,
+      argv: this.#facts.argv,
+      exitCode: status.code,
+      signal: status.signal ?? null,
+      ruleId: this.#facts.ruleId,
+    };
+    let db;
+    try {
+      db = await openArchive(this.#settings.path, "write");
+    } catch (error) {
+      return { kind: "failed", reason: firstLine(error) };
+    }
+    try {
+      const committed = await this.#commit(
+        db,
+        facts,
+        STREAMS.map((name) => this.#spool.source(name)),
+      );
+      try {
+        pruneArchive(
+          db,
+          this.#settings,
+          Date.now(),
+          AUTO_PRUNE_CALLS,
+          AUTO_VACUUM_PAGES,
+          committed.seq,
+        );
+        cleanStraySpools(this.#settings.spoolDir);
+      } catch {
+        // retention is best effort; the call itself is committed
+      }
+      return { kind: "archived", id: committed.id };
+    } catch (error) {
+      return { kind: "failed", reason: `archive ${this.#settings.path}: ${firstLine(error)}` };
+    } finally {
+      try {
+        db.close();
+      } catch {
+        // closing cannot undo a commit
+      }
+    }
+  }
+
+  /**
+   * Writes the exact spooled bytes of `stream` to `write`, in chunks of at
+   * most 1 MiB. Throws what `write` throws, or an Error when the spool
+   * cannot be read.
+   */
+  restore(stream: "stdout" | "stderr", write: (bytes: Uint8Array) => void): void {
+    const source = this.#spool.source(stream);
+    const buffer = new Uint8Array(Math.min(source.size, 1024 * 1024));
+    for (let offset = 0; offset < source.size;) {
+      const got = source.read(offset, buffer);
+      if (got === 0) throw new Error(`spool ${stream}: ended at ${offset} of ${source.size} bytes`);
+      write(buffer.subarray(0, got));
+      offset += got;
+    }
+  }
+
+  /** Releases the spool (its bytes vanish). Idempotent. */
+  close(): void {
+    this.#spool.close();
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+}

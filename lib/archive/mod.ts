@@ -1,0 +1,64 @@
+/**
+ * The exact-recovery archive (docs/archive.md): one SQLite database with
+ * each call's facts and exact stream bytes, a run spool, search, reading
+ * back, and retention. Imported lazily by the CLI so commands that never
+ * archive never load `node:sqlite`.
+ *
+ * @module
+ */
+export {
+  ArchiveCapture,
+  type CaptureOutcome,
+  type CaptureStatus,
+  type RunFacts,
+} from "./capture.ts";
+export { commandText } from "./command_text.ts";
+export {
+  type CallFacts,
+  CHUNK_BYTES,
+  commitCall,
+  type CommittedCall,
+  memorySource,
+  SEARCH_SAMPLE_BYTES,
+  searchSample,
+  type StreamName,
+  type StreamSource,
+  WHOLE_DIGEST_BYTES,
+} from "./commit.ts";
+export { CALL_ID_LENGTH, isCallIdPrefix, MIN_ID_PREFIX, newCallId } from "./ids.ts";
+export {
+  type CallLookup,
+  findCall,
+  type StoredCall,
+  type StoredStream,
+  streamChunks,
+} from "./read.ts";
+export {
+  type ArchiveTotals,
+  archiveTotals,
+  AUTO_PRUNE_CALLS,
+  AUTO_VACUUM_PAGES,
+  forgetCall,
+  pruneArchive,
+  type PruneResult,
+  type RetentionLimits,
+} from "./retention.ts";
+export { ftsQuery, MAX_SEARCH_LIMIT, searchCalls, type SearchHit } from "./search.ts";
+export {
+  type ArchiveDisabled,
+  type ArchiveSettings,
+  archiveSettings,
+  type ArchiveSettingsResult,
+  DEFAULT_MAX_AGE_DAYS,
+  DEFAULT_MAX_BYTES,
+  stateDirectory,
+} from "./settings.ts";
+export { cleanStraySpools, RunSpool, STRAY_AGE_MS, STRAY_SCAN_LIMIT } from "./spool.ts";
+export {
+  ArchiveError,
+  BUSY_TIMEOUT_MS,
+  ensurePrivateDir,
+  openArchive,
+  SCHEMA_VERSION,
+  writeTransaction,
+} from "./store.ts";

@@ -1,0 +1,109 @@
+/**
+ * Where the archive lives and how much it keeps, from the environment and
+ * the config file. Pure: reads nothing but its arguments.
+ *
+ * Precedence for the database path: `YARP_ARCHIVE_PATH`, then the config's
+ * `archive.path`, then `<state dir>/archive.sqlite3`, where the state dir is
+ * `$XDG_STATE_HOME/yarp` (absolute XDG_STATE_HOME only) else
+ * `$HOME/.local/state/yarp`. Spools go to `<state dir>/spool/`, or beside
+ * the database (`<db dir>/spool/`) when no state dir can be formed.
+ *
+ * @module
+ */
+import type { EnvReader, YarpConfig } from "../config/mod.ts";
+
+/** Default retention: total raw bytes kept (1 GiB). */
+export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
+/** Default retention: days a call is kept (30). */
+export const DEFAULT_MAX_AGE_DAYS = 30;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A usable archive location and its retention limits. */
+export interface ArchiveSettings {
+  readonly enabled: true;
+  /** Absolute path of the SQLite database. */
+  readonly path: string;
+  /** Directory for per-run spool files (created 0700 on first use). */
+  readonly spoolDir: string;
+  /** Retention: total raw stream bytes kept. */
+  readonly maxBytes: number;
+  /** Retention: age in milliseconds after which a call is removed. */
+  readonly maxAgeMs: number;
+}
+
+/** The archive is off (`YARP_ARCHIVE=off`). */
+export interface ArchiveDisabled {
+  readonly enabled: false;
+}
+
+/** Result of resolving settings: settings, off, or one error line naming the variable. */
+export type ArchiveSettingsResult = ArchiveSettings | ArchiveDisabled | { readonly error: string };
+
+/** `$XDG_STATE_HOME/yarp` or `$HOME/.local/state/yarp`; undefined when neither is absolute. */
+export function stateDirectory(env: EnvReader): string | undefined {
+  const xdg = env("XDG_STATE_HOME");
+  if (xdg !== undefined && xdg.startsWith("/")) return `${trim(xdg)}/yarp`;
+  const home = env("HOME");
+  if (home !== undefined && home.startsWith("/")) return `${trim(home)}/.local/state/yarp`;
+  return undefined;
+}
+
+function trim(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}
+
+function dirname(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut <= 0 ? "/" : path.slice(0, cut);
+}
+
+/**
+ * Resolves the archive settings from `env` and `config`. `YARP_ARCHIVE`
+ * may be unset, empty, `on` or `off`; anything else is an error, as is a
+ * relative `YARP_ARCHIVE_PATH` or no way to form a path at all.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { EMPTY_CONFIG, envFromRecord } from "../config/mod.ts";
+ * import { archiveSettings } from "./settings.ts";
+ * deepEqual(archiveSettings(envFromRecord({ HOME: "/h" }), EMPTY_CONFIG), {
+ *   enabled: true,
+ *   path: "/h/.local/state/yarp/archive.sqlite3",
+ *   spoolDir: "/h/.local/state/yarp/spool",
+ *   maxBytes: 1073741824,
+ *   maxAgeMs: 2592000000,
+ * });
+ * deepEqual(archiveSettings(envFromRecord({ YARP_ARCHIVE: "off" }), EMPTY_CONFIG), {
+ *   enabled: false,
+ * });
+ * ```
+ */
+export function archiveSettings(env: EnvReader, config: YarpConfig): ArchiveSettingsResult {
+  const mode = env("YARP_ARCHIVE");
+  if (mode === "off") return { enabled: false };
+  if (mode !== undefined && mode !== "" && mode !== "on") {
+    return { error: `YARP_ARCHIVE: expected 'on' or 'off', got '${mode}'` };
+  }
+  const state = stateDirectory(env);
+  const explicit = env("YARP_ARCHIVE_PATH");
+  let path: string;
+  if (explicit !== undefined && explicit !== "") {
+    if (!explicit.startsWith("/")) {
+      return { error: `YARP_ARCHIVE_PATH: expected an absolute path, got '${explicit}'` };
+    }
+    path = explicit;
+  } else if (config.archive.path !== undefined) path = config.archive.path;
+  else if (state !== undefined) path = `${state}/archive.sqlite3`;
+  else {
+    return { error: "archive: no state directory (set HOME, XDG_STATE_HOME or YARP_ARCHIVE_PATH)" };
+  }
+  return {
+    enabled: true,
+    path,
+    spoolDir: state === undefined ? `${dirname(path)}/spool` : `${state}/spool`,
+    maxBytes: config.archive.maxBytes ?? DEFAULT_MAX_BYTES,
+    maxAgeMs: (config.archive.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS) * DAY_MS,
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * Opening the archive database and keeping its schema (see docs/archive.md,
+ * "Schema"). One SQLite file through `node:sqlite`, WAL journal,
+ * `synchronous=NORMAL`, a 10 s busy timeout, incremental auto-vacuum. The
+ * file is created 0600 (SQLite gives its -wal and -shm files the same mode)
+ * in a directory created 0700.
+ *
+ * `node:sqlite` is imported on first open, never at module load, so code
+ * that never archives never pays for it.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** The schema version this build writes (`PRAGMA user_version`). */
+export const SCHEMA_VERSION = 1;
+
+/** Milliseconds a connection waits for another writer before failing. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/** An archive failure with a one-line, user-facing message (no stack trace needed). */
+export class ArchiveError extends Error {
+  override name = "ArchiveError";
+}
+
+const SCHEMA = `
+CREATE TABLE calls (
+  seq         INTEGER PRIMARY KEY,
+  id          TEXT    NOT NULL UNIQUE,
+  created_ms  INTEGER NOT NULL,
+  cwd         TEXT    NOT NULL,
+  source      TEXT    NOT NULL CHECK (source IN ('run', 'put')),
+  command     TEXT    NOT NULL,
+  argv        TEXT,
+  exit_code   INTEGER,
+  signal      TEXT,
+  rule_id     TEXT,
+  total_bytes INTEGER NOT NULL
+);
+CREATE INDEX calls_by_time ON calls (created_ms);
+CREATE TABLE streams (
+  call_seq    INTEGER NOT NULL,
+  name        TEXT    NOT NULL CHECK (name IN ('stdout', 'stderr', 'output')),
+  size        INTEGER NOT NULL,
+  sha256      TEXT    NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  PRIMARY KEY (call_seq, name)
+) WITHOUT ROWID;
+CREATE TABLE chunks (
+  call_seq INTEGER NOT NULL,
+  stream   TEXT    NOT NULL,
+  n        INTEGER NOT NULL,
+  data     BLOB    NOT NULL,
+  PRIMARY KEY (call_seq, stream, n)
+);
+CREATE VIRTUAL TABLE call_text USING fts5 (
+  command, output, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE archive_totals (
+  one   INTEGER PRIMARY KEY CHECK (one = 1),
+  calls INTEGER NOT NULL,
+  bytes INTEGER NOT NULL
+);
+INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
+PRAGMA user_version = ${SCHEMA_VERSION};
+`;
+
+/** How to open: `write` creates the directory and file when missing; `read` requires them. */
+export type OpenMode = "write" | "read";
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+}
+
+function dirname(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return cut <= 0 ? "/" : path.slice(0, cut);
+}
+
+/**
+ * Creates `dir` (and missing parents) with mode 0700 when absent. Throws
+ * the file-system error when it cannot.
+ */
+export function ensurePrivateDir(dir: string): void {
+  try {
+    if (Deno.statSync(dir).isDirectory) return;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Opens the archive at `path` and brings its schema to
+ * {@link SCHEMA_VERSION}. In `write` mode a missing directory is created
+ * 0700 and a missing file 0600; in `read` mode a missing file is an
+ * {@link ArchiveError} ("no archive at PATH"). A file that is not a YARP
+ * archive, a corrupt one, or one from a newer YARP is an ArchiveError with
+ * one line naming the path. The caller closes the returned database.
+ */
+export async function openArchive(path: string, mode: OpenMode): Promise<DatabaseSync> {
+  if (mode === "write") {
+    try {
+      ensurePrivateDir(dirname(path));
+      Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 }).close();
+    } catch (error) {
+      throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
+    }
+  } else {
+    try {
+      Deno.statSync(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        throw new ArchiveError(`no archive at ${path} (nothing has been archived yet)`);
+      }
+      throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
+    }
+  }
+  const { DatabaseSync } = await import("node:sqlite");
+  let db: DatabaseSync | undefined;
+  try {
+    db = new DatabaseSync(path);
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    prepareSchema(db);
+    db.exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864");
+    return db;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // already failing; the first error is the one to report
+    }
+    if (error instanceof ArchiveError) throw error;
+    throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
+  }
+}
+
+function userVersion(db: DatabaseSync): number {
+  return Number((db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version);
+}
+
+/** Switches to WAL and creates the schema once; concurrent first opens are serialised. */
+function prepareSchema(db: DatabaseSync): void {
+  const version = userVersion(db); // also detects "file is not a database"
+  if (version === SCHEMA_VERSION) {
+    walMode(db);
+    return;
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new ArchiveError(
+      `archive ${db.location()}: schema version ${version} is newer than this yarp's (${SCHEMA_VERSION})`,
+    );
+  }
+  // auto_vacuum takes effect only before the first table exists.
+  db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+  walMode(db);
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const now = userVersion(db);
+    if (now === 0) {
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
+      if (Number(tables.n) !== 0) {
+        throw new ArchiveError(`archive ${db.location()}: not a YARP archive (unknown tables)`);
+      }
+      db.exec(SCHEMA);
+    } else if (now !== SCHEMA_VERSION) {
+      throw new ArchiveError(
+        `archive ${db.location()}: unsupported schema version ${now} (expected ${SCHEMA_VERSION})`,
+      );
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** Sets WAL mode, retrying briefly: the switch needs a moment of exclusive access. */
+function walMode(db: DatabaseSync): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  while (true) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (!/locked|busy/i.test(firstLine(error)) || Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/**
+ * Runs `work` inside `BEGIN IMMEDIATE … COMMIT` (waiting up to the busy
+ * timeout for the write lock); rolls back and rethrows when it throws.
+ */
+export function writeTransaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    try {
+      db.exec("ROLLBACK");
+    } catch {
+      // the transaction may already be gone; the first error matters
+    }
+    throw error;
+  }
+}

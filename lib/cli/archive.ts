@@ -1,0 +1,312 @@
+/**
+ * `yarp archive stats|prune|forget|put`: looking after the archive.
+ *
+ * - `stats [--json]`: location, call count, raw bytes, file size, oldest
+ *   and newest call, retention limits.
+ * - `prune [--max-bytes N] [--older-than D] [--json]`: removes the oldest
+ *   calls until the total is at most N bytes (suffix K, M or G for KiB, MiB,
+ *   GiB) and none is older than D (`30d`, `12h`, `45m`, `90s`); the
+ *   configured limits when not given; then returns free pages to the disk.
+ * - `forget ID`: removes one call (id or unique prefix).
+ * - `put --command SRC [--exit-code N] [--cwd DIR] [--json]`: archives the
+ *   bytes on stdin as one combined `output` stream, for a host that
+ *   archives a finished result itself (the Pi extension). Prints the new id
+ *   (or `{"id":…}`) only after the commit.
+ *
+ * Exit: 0 on success, 1 on an archive problem or a missing call, 2 for a
+ * malformed argument. Bad arguments change nothing.
+ *
+ * @module
+ */
+import { firstLine, isoTime, parseArgs, withArchive } from "./_archive.ts";
+import type { TextIo } from "./io.ts";
+
+const USAGE = `usage:
+  yarp archive stats [--json]
+  yarp archive prune [--max-bytes N] [--older-than D] [--json]
+  yarp archive forget ID
+  yarp archive put --command SRC [--exit-code N] [--cwd DIR] [--json] < OUTPUT
+`;
+
+/** Runs `yarp archive …` with the arguments after `archive`; returns the exit status. */
+export async function archiveCommand(args: string[], io: TextIo): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case "stats":
+      return await stats(rest, io);
+    case "prune":
+      return await prune(rest, io);
+    case "forget":
+      return await forget(rest, io);
+    case "put":
+      return await put(rest, io);
+    case "--help":
+    case "-h":
+      io.out(USAGE);
+      return 0;
+    case undefined:
+      io.err(`yarp archive: missing action (stats, prune, forget or put)\n`);
+      return 2;
+    default:
+      io.err(`yarp archive: unknown action '${action}' (stats, prune, forget or put)\n`);
+      return 2;
+  }
+}
+
+function usageError(io: TextIo, action: string, message: string): number {
+  io.err(`yarp archive ${action}: ${message}\n`);
+  return 2;
+}
+
+/**
+ * A byte count: digits with an optional K, M or G suffix (powers of 1024,
+ * optional trailing `iB`/`B`). Undefined when malformed or not positive.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { parseByteSize } from "./archive.ts";
+ * equal(parseByteSize("512M"), 536870912);
+ * equal(parseByteSize("1GiB"), 1073741824);
+ * equal(parseByteSize("0"), 0);
+ * equal(parseByteSize("-1"), undefined);
+ * ```
+ */
+export function parseByteSize(text: string): number | undefined {
+  const match = /^(\d+)(?:([KMG])(?:i?B)?|B)?$/i.exec(text);
+  if (match === null) return undefined;
+  const scale = { K: 1024, M: 1024 ** 2, G: 1024 ** 3 }[match[2]?.toUpperCase() as "K"] ?? 1;
+  const value = Number(match[1]) * scale;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
+ * A duration: digits and one unit, `s`, `m`, `h` or `d`, in milliseconds.
+ * Undefined when malformed.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { parseDuration } from "./archive.ts";
+ * equal(parseDuration("7d"), 604800000);
+ * equal(parseDuration("90s"), 90000);
+ * equal(parseDuration("7"), undefined);
+ * ```
+ */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)([smhd])$/.exec(text);
+  if (match === null) return undefined;
+  const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as "s"];
+  const value = Number(match[1]) * unit;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+function bytesText(n: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${n} bytes` : `${value.toFixed(1)} ${units[unit]} (${n} bytes)`;
+}
+
+function fileSize(path: string): number {
+  try {
+    return Deno.statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function stats(args: string[], io: TextIo): Promise<number> {
+  const parsed = parseArgs(args, ["--json"], []);
+  if ("error" in parsed) return usageError(io, "stats", parsed.error);
+  if (parsed.positional.length > 0) {
+    return usageError(io, "stats", `unexpected argument '${parsed.positional[0]}'`);
+  }
+  const { archiveTotals } = await import("../archive/mod.ts");
+  return await withArchive("archive stats", "read", io, (db, settings) => {
+    const totals = archiveTotals(db);
+    const fileBytes = fileSize(settings.path) + fileSize(`${settings.path}-wal`);
+    if (parsed.flags.has("--json")) {
+      io.out(
+        JSON.stringify({
+          path: settings.path,
+          calls: totals.calls,
+          bytes: totals.bytes,
+          file_bytes: fileBytes,
+          oldest: totals.oldestMs === null ? null : new Date(totals.oldestMs).toISOString(),
+          newest: totals.newestMs === null ? null : new Date(totals.newestMs).toISOString(),
+          max_bytes: settings.maxBytes,
+          max_age_days: settings.maxAgeMs / 86_400_000,
+        }) + "\n",
+      );
+      return 0;
+    }
+    io.out(
+      [
+        `archive: ${settings.path}`,
+        `calls: ${totals.calls}`,
+        `stored output: ${bytesText(totals.bytes)}`,
+        `file size: ${bytesText(fileBytes)}`,
+        `oldest: ${totals.oldestMs === null ? "-" : isoTime(totals.oldestMs)}`,
+        `newest: ${totals.newestMs === null ? "-" : isoTime(totals.newestMs)}`,
+        `retention: ${bytesText(settings.maxBytes)}, ${settings.maxAgeMs / 86_400_000} days`,
+      ].join("\n") + "\n",
+    );
+    return 0;
+  });
+}
+
+async function prune(args: string[], io: TextIo): Promise<number> {
+  const parsed = parseArgs(args, ["--json"], ["--max-bytes", "--older-than"]);
+  if ("error" in parsed) return usageError(io, "prune", parsed.error);
+  if (parsed.positional.length > 0) {
+    return usageError(io, "prune", `unexpected argument '${parsed.positional[0]}'`);
+  }
+  const maxBytesText = parsed.values.get("--max-bytes");
+  const maxBytes = maxBytesText === undefined ? undefined : parseByteSize(maxBytesText);
+  if (maxBytesText !== undefined && maxBytes === undefined) {
+    return usageError(
+      io,
+      "prune",
+      `--max-bytes: expected a byte count like 500M, got '${maxBytesText}'`,
+    );
+  }
+  const olderText = parsed.values.get("--older-than");
+  const maxAgeMs = olderText === undefined ? undefined : parseDuration(olderText);
+  if (olderText !== undefined && maxAgeMs === undefined) {
+    return usageError(
+      io,
+      "prune",
+      `--older-than: expected a duration like 7d or 12h, got '${olderText}'`,
+    );
+  }
+  const { archiveTotals, pruneArchive } = await import("../archive/mod.ts");
+  return await withArchive("archive prune", "write", io, (db, settings) => {
+    const removed = pruneArchive(
+      db,
+      { maxBytes: maxBytes ?? settings.maxBytes, maxAgeMs: maxAgeMs ?? settings.maxAgeMs },
+      Date.now(),
+    );
+    const left = archiveTotals(db);
+    if (parsed.flags.has("--json")) {
+      io.out(
+        JSON.stringify({
+          removed_calls: removed.calls,
+          removed_bytes: removed.bytes,
+          calls: left.calls,
+          bytes: left.bytes,
+        }) + "\n",
+      );
+    } else {
+      io.out(
+        `removed ${removed.calls} calls (${bytesText(removed.bytes)}); ` +
+          `kept ${left.calls} calls (${bytesText(left.bytes)})\n`,
+      );
+    }
+    return 0;
+  });
+}
+
+async function forget(args: string[], io: TextIo): Promise<number> {
+  const parsed = parseArgs(args, [], []);
+  if ("error" in parsed) return usageError(io, "forget", parsed.error);
+  if (parsed.positional.length !== 1) {
+    return usageError(
+      io,
+      "forget",
+      parsed.positional.length === 0
+        ? "missing ID"
+        : `unexpected argument '${parsed.positional[1]}'`,
+    );
+  }
+  const id = parsed.positional[0];
+  const { findCall, forgetCall, isCallIdPrefix } = await import("../archive/mod.ts");
+  if (!isCallIdPrefix(id)) {
+    return usageError(io, "forget", `'${id}' is not a call id (4 to 16 hex digits)`);
+  }
+  return await withArchive("archive forget", "write", io, (db) => {
+    const lookup = findCall(db, id);
+    if (lookup.kind !== "found") {
+      io.err(
+        lookup.kind === "missing"
+          ? `yarp archive forget: no archived call '${id}'\n`
+          : `yarp archive forget: '${id}' matches more than one call; give more digits\n`,
+      );
+      return 1;
+    }
+    forgetCall(db, lookup.call.seq);
+    io.out(`forgot ${lookup.call.id}\n`);
+    return 0;
+  });
+}
+
+async function put(args: string[], io: TextIo): Promise<number> {
+  const parsed = parseArgs(args, ["--json"], ["--command", "--exit-code", "--cwd"]);
+  if ("error" in parsed) return usageError(io, "put", parsed.error);
+  if (parsed.positional.length > 0) {
+    return usageError(io, "put", `unexpected argument '${parsed.positional[0]}'`);
+  }
+  const command = parsed.values.get("--command");
+  if (command === undefined || command === "") return usageError(io, "put", "--command: required");
+  const codeText = parsed.values.get("--exit-code");
+  if (codeText !== undefined && (!/^\d{1,3}$/.test(codeText) || Number(codeText) > 255)) {
+    return usageError(io, "put", `--exit-code: expected 0 to 255, got '${codeText}'`);
+  }
+  let cwd = parsed.values.get("--cwd");
+  if (cwd === undefined) {
+    try {
+      cwd = Deno.cwd();
+    } catch {
+      cwd = "";
+    }
+  }
+  const { commitCall, pruneArchive, RunSpool, AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } = await import(
+    "../archive/mod.ts"
+  );
+  const createdMs = Date.now();
+  return await withArchive("archive put", "write", io, async (db, settings) => {
+    const spool = RunSpool.open(settings.spoolDir, ["output"], createdMs);
+    try {
+      const reader = Deno.stdin.readable.getReader();
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        spool.write("output", value);
+      }
+      if (spool.failure !== undefined) {
+        io.err(`yarp archive put: ${spool.failure}; nothing was archived\n`);
+        return 1;
+      }
+      const committed = await commitCall(db, {
+        createdMs,
+        cwd: cwd!,
+        source: "put",
+        command,
+        argv: null,
+        exitCode: codeText === undefined ? null : Number(codeText),
+        signal: null,
+        ruleId: null,
+      }, [spool.source("output")]);
+      try {
+        pruneArchive(db, settings, Date.now(), AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES, committed.seq);
+      } catch {
+        // best effort; the call is committed
+      }
+      io.out(
+        parsed.flags.has("--json")
+          ? JSON.stringify({ id: committed.id }) + "\n"
+          : `${committed.id}\n`,
+      );
+      return 0;
+    } catch (error) {
+      io.err(`yarp archive put: ${firstLine(error)}; nothing was archived\n`);
+      return 1;
+    } finally {
+      spool.close();
+    }
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * `yarp search QUERY... [--limit N] [--json]`: finds archived calls whose
+ * command or indexed output contains every word of QUERY (FTS5; see
+ * docs/archive.md, "Search"), newest first, at most N (default 10, 1 to
+ * 1000). Each hit prints `ID  TIME  STATUS  COMMAND` and an indented
+ * snippet with the matched words between `«` and `»`; `--json` prints one
+ * JSON array. Exit: 0 with hits, 1 with none or on an archive error, 2 for
+ * a malformed argument.
+ *
+ * @module
+ */
+import { isoTime, parseArgs, withArchive } from "./_archive.ts";
+import type { TextIo } from "./io.ts";
+
+const USAGE = "usage: yarp search QUERY... [--limit N] [--json]\n";
+const DEFAULT_LIMIT = 10;
+
+/** Runs `yarp search` with the arguments after `search`; returns the exit status. */
+export async function searchCommand(args: string[], io: TextIo): Promise<number> {
+  if (args[0] === "--help" || args[0] === "-h") {
+    io.out(USAGE);
+    return 0;
+  }
+  const parsed = parseArgs(args, ["--json"], ["--limit"]);
+  if ("error" in parsed) return usageError(io, parsed.error);
+  const query = parsed.positional.join(" ");
+  if (query.trim() === "") return usageError(io, "missing QUERY");
+  const limitText = parsed.values.get("--limit");
+  const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
+  if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > 1000)) {
+    return usageError(io, `--limit: expected an integer from 1 to 1000, got '${limitText}'`);
+  }
+  const { searchCalls } = await import("../archive/mod.ts");
+  return await withArchive("search", "read", io, (db) => {
+    const hits = searchCalls(db, query, limit);
+    if (parsed.flags.has("--json")) {
+      io.out(
+        JSON.stringify(hits.map((hit) => ({
+          id: hit.id,
+          created: new Date(hit.createdMs).toISOString(),
+          command: hit.command,
+          exit_code: hit.exitCode,
+          signal: hit.signal,
+          snippet: hit.snippet,
+        }))) + "\n",
+      );
+      return hits.length > 0 ? 0 : 1;
+    }
+    if (hits.length === 0) {
+      io.out(`no archived call matches '${query}'\n`);
+      return 1;
+    }
+    let text = "";
+    for (const hit of hits) {
+      const status = hit.signal === null
+        ? `exit ${hit.exitCode ?? "?"}`
+        : `${hit.signal} (${hit.exitCode})`;
+      text += `${hit.id}  ${isoTime(hit.createdMs)}  ${status}  ${
+        hit.command.replace(/\s+/g, " ")
+      }\n`;
+      if (hit.snippet !== "") text += `    ${hit.snippet}\n`;
+    }
+    io.out(text + `read one exactly with: yarp read ID\n`);
+    return 0;
+  });
+}
+
+function usageError(io: TextIo, message: string): number {
+  io.err(`yarp search: ${message}\n`);
+  return 2;
+}

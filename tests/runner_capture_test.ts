@@ -1,0 +1,162 @@
+/**
+ * The runner's archive hook (`RawCapture` in `lib/run/runner.ts`), in
+ * process with fake captures: every chunk reaches the capture, the marker
+ * names an id only when the commit returned it, `unarchived` says no copy
+ * exists, `failed` restores the exact raw bytes, and the status never moves.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import type { ReductionRule } from "../lib/rules/model.ts";
+import {
+  type ByteSink,
+  type CaptureOutcome,
+  NO_ARCHIVE,
+  type RawCapture,
+  runReduced,
+} from "../lib/run/runner.ts";
+
+const decoder = new TextDecoder();
+
+function sink(): ByteSink & { bytes(): Uint8Array } {
+  const parts: Uint8Array[] = [];
+  return {
+    write: (bytes) => void parts.push(bytes.slice()),
+    bytes() {
+      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) {
+        out.set(p, at);
+        at += p.length;
+      }
+      return out;
+    },
+  };
+}
+
+const POLICY = {
+  headLines: 2,
+  tailLines: 1,
+  maxLineBytes: 256,
+  maxOutputBytes: 1024,
+  minSavingsBytes: 0,
+};
+const RULE: ReductionRule = {
+  id: "test.capture",
+  action: "reduce",
+  match: { programs: ["sh"], argvPrefix: [], argvContainsAll: [] },
+  reducer: { kind: "head_tail" },
+  success: POLICY,
+  failure: POLICY,
+};
+
+/** A capture that records what it is given and commits to `outcome`. */
+function fakeCapture(outcome: CaptureOutcome) {
+  const kept = { stdout: sink(), stderr: sink() };
+  let closed = 0;
+  let commits = 0;
+  const capture: RawCapture = {
+    write: (stream, chunk) => kept[stream].write(chunk),
+    commit: () => {
+      commits += 1;
+      return Promise.resolve(outcome);
+    },
+    restore: (stream, write) => write(kept[stream].bytes()),
+    close: () => void (closed += 1),
+  };
+  return { capture, kept, closed: () => closed, commits: () => commits };
+}
+
+const SCRIPT = (count: number, code: number) => [
+  "sh",
+  "-c",
+  `i=1; while [ $i -le ${count} ]; do echo "out $i"; echo "err $i" >&2; i=$((i+1)); done; exit ${code}`,
+];
+
+async function run(count: number, code: number, capture?: RawCapture) {
+  const out = sink(), err = sink();
+  const status = await runReduced(SCRIPT(count, code), RULE, { stdout: out, stderr: err }, capture);
+  return { status, stdout: decoder.decode(out.bytes()), stderr: decoder.decode(err.bytes()) };
+}
+
+function expectedRaw(prefix: string, count: number): string {
+  let text = "";
+  for (let i = 1; i <= count; i++) text += `${prefix} ${i}\n`;
+  return text;
+}
+
+Deno.test("archived: every raw byte reached the capture and the markers name the id", async () => {
+  const fake = fakeCapture({ kind: "archived", id: "8f2c1a0b" });
+  const result = await run(200, 3, fake.capture);
+  assert.equal(result.status, 3);
+  assert.equal(decoder.decode(fake.kept.stdout.bytes()), expectedRaw("out", 200));
+  assert.equal(decoder.decode(fake.kept.stderr.bytes()), expectedRaw("err", 200));
+  assert.match(result.stdout, /· exact: yarp read 8f2c1a0b\]/);
+  assert.match(result.stderr, /· exact: yarp read 8f2c1a0b\]/);
+  assert.equal(fake.commits(), 1);
+  assert.equal(fake.closed(), 1);
+});
+
+Deno.test("unarchived (archive off or spool failed): the markers say no exact copy was kept", async () => {
+  for (
+    const capture of [NO_ARCHIVE, fakeCapture({ kind: "unarchived", reason: "disk full" }).capture]
+  ) {
+    const result = await run(200, 0, capture);
+    assert.equal(result.status, 0);
+    assert.match(result.stdout, /· no exact copy was kept\]/);
+    assert.doesNotMatch(result.stdout + result.stderr, /yarp read/);
+  }
+});
+
+Deno.test("failed commit: the exact raw streams are restored, then one line says why", async () => {
+  const fake = fakeCapture({ kind: "failed", reason: "archive /x.db: file is not a database" });
+  const result = await run(200, 7, fake.capture);
+  assert.equal(result.status, 7);
+  assert.equal(result.stdout, expectedRaw("out", 200));
+  assert.equal(
+    result.stderr,
+    expectedRaw("err", 200) +
+      "yarp: archive /x.db: file is not a database; the output above is exact and was not archived\n",
+  );
+  assert.equal(fake.closed(), 1);
+});
+
+Deno.test("a spawn failure still closes the capture and never commits", async () => {
+  const fake = fakeCapture({ kind: "archived", id: "deadbeef" });
+  const err = sink();
+  const status = await runReduced(
+    ["yarp-no-such-program-q"],
+    RULE,
+    { stdout: sink(), stderr: err },
+    fake.capture,
+  );
+  assert.equal(status, 127);
+  assert.equal(fake.commits(), 0);
+  assert.equal(fake.closed(), 1);
+});
+
+Deno.test("property: the output names an id only when that id was committed", async () => {
+  const outcome = fc.oneof(
+    fc.record({ kind: fc.constant("archived" as const), id: fc.stringMatching(/^[0-9a-f]{8}$/) }),
+    fc.record({ kind: fc.constant("unarchived" as const), reason: fc.constant("off") }),
+    fc.record({ kind: fc.constant("failed" as const), reason: fc.constant("broken") }),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      outcome,
+      fc.integer({ min: 0, max: 60 }),
+      fc.integer({ min: 0, max: 3 }),
+      async (o, count, code) => {
+        const fake = fakeCapture(o);
+        const result = await run(count, code, fake.capture);
+        assert.equal(result.status, code);
+        const named = [...(result.stdout + result.stderr).matchAll(/yarp read ([0-9a-f]+)/g)].map((
+          m,
+        ) => m[1]);
+        if (o.kind === "archived") { for (const id of named) assert.equal(id, o.id); }
+        else assert.deepEqual(named, []);
+        if (o.kind === "failed") assert.equal(result.stdout, expectedRaw("out", count));
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
