@@ -1,0 +1,210 @@
+/**
+ * `yarp rewrite [--json] [--rule-pack P]… -- 'SRC'` (SRC may come on stdin
+ * instead): prints the wrapper command line for shell source that is one
+ * simple command selected by exactly one reduction rule, else prints
+ * nothing; exits 0 either way (seed 000, "Shell source checks", "Rewrite and
+ * run agreement"; DESIGN.md, "CLI contract").
+ *
+ * The wrapper is `yarp run --expect-rule ID [--rule-pack P --pack-digest D]…
+ * -- ARGV…` with every word single-quoted where bash would otherwise
+ * reinterpret it, so bash reproduces the parsed argv exactly; `yarp run`
+ * selects again from the real argv. `--json` prints one object with the
+ * decision, a reason code and the rule id, never command text. Only a
+ * malformed YARP argument prints an error and exits 2.
+ *
+ * @module
+ */
+import type { TextIo } from "./io.ts";
+
+const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... -- 'SHELL SOURCE'\n";
+
+/** Why `rewrite` did or did not print a wrapper; stable codes, never command text. */
+export type RewriteReason =
+  | "rewritten"
+  | "not-simple-command"
+  | "redirect"
+  | "guarded"
+  | "ambiguous"
+  | "transform-only"
+  | "unknown-program"
+  | "no-rule-matched"
+  | "no-program"
+  | "invalid-pack"
+  | "source-too-large"
+  | `parse:${string}`;
+
+/** The decision for one source. */
+export interface RewriteDecision {
+  readonly rewrite: boolean;
+  readonly reason: RewriteReason;
+  readonly rule?: string;
+  /** The wrapper command line (without a newline) when `rewrite`. */
+  readonly command?: string;
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * Quotes `word` so that bash reads it back as exactly `word`: safe words
+ * stay bare, everything else is single-quoted with `'\''` for a quote.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shellQuote } from "./rewrite.ts";
+ * assert.equal(shellQuote("--stat"), "--stat");
+ * assert.equal(shellQuote("it's a b"), "'it'\\''s a b'");
+ * assert.equal(shellQuote(""), "''");
+ * ```
+ */
+export function shellQuote(word: string): string {
+  if (SAFE_WORD.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+interface RewriteArgs {
+  readonly json: boolean;
+  readonly rulePacks: readonly string[];
+  readonly source: string | undefined;
+}
+
+/** Parses the arguments after `rewrite`; `source` is undefined when it comes on stdin. */
+export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error: string } {
+  let json = false;
+  const rulePacks: string[] = [];
+  let index = 0;
+  for (; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === "--") break;
+    if (arg === "--json") json = true;
+    else if (arg === "--rule-pack" || arg.startsWith("--rule-pack=")) {
+      const value = arg === "--rule-pack" ? args[++index] : arg.slice("--rule-pack=".length);
+      if (value === undefined || value === "") return { error: "--rule-pack: missing path" };
+      rulePacks.push(value);
+    } else {
+      return {
+        error: arg.startsWith("-") ? `unknown option '${arg}'` : `expected '--' before '${arg}'`,
+      };
+    }
+  }
+  const rest = args.slice(index + 1);
+  if (index < args.length && rest.length !== 1) {
+    return { error: "expected exactly one shell source argument after '--'" };
+  }
+  return { json, rulePacks, source: index < args.length ? rest[0] : undefined };
+}
+
+/**
+ * Decides the rewrite for `source` with a parser and a rule registry
+ * already loaded. Pure apart from the parser's own state; never throws.
+ */
+export function decideRewrite(
+  source: string,
+  parser: import("../shell/mod.ts").ShellParser,
+  registry: import("../rules/registry.ts").RuleRegistry,
+  packs: readonly { readonly path: string; readonly digest: string }[],
+): RewriteDecision {
+  const parsed = parser.parse(source);
+  if (!parsed.ok) {
+    return { rewrite: false, reason: `parse:${parsed.reason}` };
+  }
+  const lists = parsed.program.lists;
+  const pipelines = lists.length === 1 ? lists[0].pipelines : [];
+  const stages = pipelines.length === 1 ? pipelines[0].stages : [];
+  if (stages.length !== 1) return { rewrite: false, reason: "not-simple-command" };
+  const command = stages[0];
+  if (command.redirects.length > 0) return { rewrite: false, reason: "redirect" };
+  const argv = command.words.map((word) => word.text);
+  const selection = registry.select(argv);
+  switch (selection.outcome) {
+    case "reduce": {
+      const id = selection.match.rule.id;
+      const words = ["yarp", "run", "--expect-rule", id];
+      for (const pack of packs) words.push("--rule-pack", pack.path, "--pack-digest", pack.digest);
+      words.push("--", ...argv);
+      return {
+        rewrite: true,
+        reason: "rewritten",
+        rule: id,
+        command: words.map(shellQuote).join(" "),
+      };
+    }
+    case "transform":
+      return { rewrite: false, reason: "transform-only", rule: selection.match.rule.id };
+    case "guarded":
+      return { rewrite: false, reason: "guarded", rule: selection.guards[0].rule.id };
+    case "ambiguous":
+      return { rewrite: false, reason: "ambiguous" };
+    case "unsupported":
+      return { rewrite: false, reason: selection.reason };
+    case "invalid-pack":
+      return { rewrite: false, reason: "invalid-pack" };
+  }
+}
+
+async function readStdinText(limit: number): Promise<string | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Runs `yarp rewrite`; returns 0, or 2 for a malformed argument. */
+export async function rewriteCommand(args: string[], io: TextIo): Promise<number> {
+  if (args[0] === "--help" || args[0] === "-h") {
+    io.out(USAGE);
+    return 0;
+  }
+  const options = parseRewriteArgs(args);
+  if ("error" in options) {
+    io.err(`yarp rewrite: ${options.error}\n`);
+    return 2;
+  }
+  const { SHELL_LIMITS, loadShellParser } = await import("../shell/mod.ts");
+  const source = options.source ?? await readStdinText(SHELL_LIMITS.sourceBytes);
+  let decision: RewriteDecision;
+  if (source === undefined) {
+    decision = { rewrite: false, reason: "source-too-large" };
+  } else {
+    decision = await decide(source, options.rulePacks, loadShellParser);
+  }
+  if (options.json) {
+    const { command: _command, ...visible } = decision;
+    io.out(JSON.stringify(visible) + "\n");
+  } else if (decision.command !== undefined) {
+    io.out(decision.command + "\n");
+  }
+  return 0;
+}
+
+async function decide(
+  source: string,
+  rulePacks: readonly string[],
+  loadShellParser: typeof import("../shell/mod.ts").loadShellParser,
+): Promise<RewriteDecision> {
+  const parserPromise = loadShellParser();
+  let registry: import("../rules/registry.ts").RuleRegistry;
+  const packs: { path: string; digest: string }[] = [];
+  if (rulePacks.length === 0) {
+    const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
+    registry = createRuleRegistry([builtinRuleSource()]);
+  } else {
+    const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
+    if (loaded.errors.length > 0) return { rewrite: false, reason: "invalid-pack" };
+    registry = loaded.registry;
+    for (const [index, pack] of loaded.packs.entries()) {
+      packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
+    }
+  }
+  return decideRewrite(source, await parserPromise, registry, packs);
+}

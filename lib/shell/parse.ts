@@ -1,0 +1,367 @@
+/**
+ * Conservative shell parsing over a tree-sitter-bash syntax tree (seed 001,
+ * "Parser", "Shell model"). `acceptTree` turns a tree into a
+ * {@link ShellProgram} only when every check passes: the source is non-empty,
+ * NUL-free and at most 256 KiB; the root covers the whole source with no
+ * ERROR or MISSING node; the tree has at most 16,384 nodes and 64 levels of
+ * statement and word nesting; there are at most 256 simple commands; every
+ * node kind is in the reviewed subset (program, list, pipeline, command,
+ * redirected statement, comment, literal words, reviewed redirections);
+ * every word decodes to a literal; redirections are `N>&M` for N, M in
+ * {1, 2} or 1/2/`&` to `/dev/null`. Anything else is one rejection reason.
+ *
+ * Operator precedence is rebuilt from the token order, not taken from the
+ * tree: tree-sitter-bash nests `a && b | c` as `(a && b) | c` where bash
+ * runs `a && (b | c)`, and hangs `a && b 2>&1` on the whole list where bash
+ * applies it to `b`. Commands and operators are flattened in source order
+ * and regrouped as bash does (newline, then `;` `&&` `||`, then `|` `|&`);
+ * a redirection belongs to the command it follows.
+ *
+ * Parsing never executes, expands or resolves anything, and never throws
+ * for any input.
+ *
+ * @module
+ */
+import type {
+  CommandList,
+  Connector,
+  LiteralWord,
+  Pipeline,
+  Redirection,
+  ShellParse,
+  ShellProgram,
+  ShellRejectReason,
+  SimpleCommand,
+} from "./model.ts";
+import { SHELL_LIMITS } from "./model.ts";
+import { decodeBareWord, decodeDoubleQuoted, hasBraceExpansion } from "./words.ts";
+
+/** The part of a tree-sitter node this module reads (web-tree-sitter's `Node` fits). */
+export interface SyntaxNode {
+  readonly type: string;
+  readonly isNamed: boolean;
+  readonly text: string;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  readonly childCount: number;
+  readonly descendantCount: number;
+  readonly hasError: boolean;
+  child(index: number): SyntaxNode | null;
+  fieldNameForChild(index: number): string | null;
+}
+
+type Operator = "|" | "|&" | "&&" | "||" | ";" | "\n";
+type Item = SimpleCommand | Operator;
+
+class Reject {
+  constructor(readonly reason: ShellRejectReason, readonly nodeKind?: string) {}
+}
+
+function reject(reason: ShellRejectReason, nodeKind?: string): never {
+  throw new Reject(reason, nodeKind);
+}
+
+const UTF8 = new TextEncoder();
+
+/**
+ * Checks that only depend on the source: empty (whitespace only), NUL byte,
+ * over the byte limit. Returns the reason, or undefined when the source may
+ * be parsed.
+ */
+export function precheckSource(source: string): ShellRejectReason | undefined {
+  if (
+    source.length * 3 > SHELL_LIMITS.sourceBytes &&
+    UTF8.encode(source).length > SHELL_LIMITS.sourceBytes
+  ) {
+    return "source-too-large";
+  }
+  if (source.includes("\0")) return "nul-byte";
+  if (source.trim() === "") return "empty";
+  return undefined;
+}
+
+/**
+ * Accepts or rejects the syntax tree `root` of `source` (see the module
+ * contract). Never throws.
+ */
+export function acceptTree(source: string, root: SyntaxNode): ShellParse {
+  try {
+    if (root.type !== "program") return { ok: false, reason: "syntax-error" };
+    if (root.hasError) return { ok: false, reason: "syntax-error" };
+    if (root.endIndex !== source.length || source.slice(0, root.startIndex).trim() !== "") {
+      return { ok: false, reason: "incomplete-cover" };
+    }
+    if (root.descendantCount > SHELL_LIMITS.nodes) return { ok: false, reason: "too-many-nodes" };
+    const items: Item[] = [];
+    walkProgram(root, items);
+    if (countCommands(items) > SHELL_LIMITS.stages) return { ok: false, reason: "too-many-stages" };
+    return { ok: true, program: regroup(items) };
+  } catch (error) {
+    if (error instanceof Reject) {
+      return error.nodeKind === undefined
+        ? { ok: false, reason: error.reason }
+        : { ok: false, reason: error.reason, nodeKind: error.nodeKind };
+    }
+    if (error instanceof RangeError) return { ok: false, reason: "too-deep" };
+    return { ok: false, reason: "syntax-error" };
+  }
+}
+
+function walkProgram(root: SyntaxNode, items: Item[]): void {
+  let previousWasStatement = false;
+  for (let index = 0; index < root.childCount; index += 1) {
+    const child = root.child(index)!;
+    if (!child.isNamed) {
+      if (child.type === ";") {
+        items.push(";");
+        previousWasStatement = false;
+        continue;
+      }
+      if (child.type === "&") reject("background");
+      reject("unsupported-syntax", child.type);
+    }
+    if (child.type === "comment") continue;
+    if (previousWasStatement) items.push("\n");
+    walkStatement(child, items, 1);
+    previousWasStatement = true;
+  }
+}
+
+function walkStatement(node: SyntaxNode, items: Item[], depth: number): void {
+  if (depth > SHELL_LIMITS.depth) reject("too-deep");
+  switch (node.type) {
+    case "command":
+      items.push(readCommand(node, depth));
+      return;
+    case "pipeline":
+    case "list":
+      for (let index = 0; index < node.childCount; index += 1) {
+        const child = node.child(index)!;
+        if (child.isNamed) {
+          if (child.type !== "comment") walkStatement(child, items, depth + 1);
+          continue;
+        }
+        const op = child.type;
+        if (op === "|" || op === "|&" || op === "&&" || op === "||" || op === ";") {
+          items.push(op);
+        } else if (op === "&") {
+          reject("background");
+        } else {
+          reject("unsupported-syntax", op);
+        }
+      }
+      return;
+    case "redirected_statement":
+      return walkRedirected(node, items, depth);
+    case "variable_assignment":
+    case "variable_assignments":
+      return reject("assignment");
+    default:
+      return reject("unsupported-syntax", node.type);
+  }
+}
+
+function countCommands(items: readonly Item[]): number {
+  let count = 0;
+  for (const item of items) if (typeof item !== "string") count += 1;
+  return count;
+}
+
+function walkRedirected(node: SyntaxNode, items: Item[], depth: number): void {
+  for (let index = 0; index < node.childCount; index += 1) {
+    const child = node.child(index)!;
+    const field = node.fieldNameForChild(index);
+    if (field === "body") {
+      walkStatement(child, items, depth + 1);
+      continue;
+    }
+    if (!child.isNamed && child.type !== "&") reject("unsupported-syntax", child.type);
+    if (child.type === "&") reject("background");
+    if (child.type === "comment") continue;
+    const redirect = readRedirect(child);
+    const last = items.at(-1);
+    if (last === undefined || typeof last === "string") reject("redirect-unsupported");
+    items[items.length - 1] = {
+      ...last,
+      redirects: [...last.redirects, redirect],
+      end: Math.max(last.end, redirect.end),
+    };
+  }
+}
+
+function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
+  const words: LiteralWord[] = [];
+  const redirects: Redirection[] = [];
+  for (let index = 0; index < node.childCount; index += 1) {
+    const child = node.child(index)!;
+    switch (child.type) {
+      case "command_name": {
+        if (child.childCount !== 1) reject("unsupported-syntax", child.type);
+        words.push(readWord(child.child(0)!, depth + 1));
+        break;
+      }
+      case "variable_assignment":
+        reject("assignment");
+        break;
+      case "file_redirect":
+        redirects.push(readRedirect(child));
+        break;
+      case "heredoc_redirect":
+      case "herestring_redirect":
+        reject("redirect-unsupported", child.type);
+        break;
+      case "comment":
+        break;
+      default:
+        if (!child.isNamed) reject("unsupported-syntax", child.type);
+        words.push(readWord(child, depth + 1));
+    }
+  }
+  if (words.length === 0) reject("unsupported-syntax", "command");
+  return { words, redirects, start: node.startIndex, end: node.endIndex };
+}
+
+function readWord(node: SyntaxNode, depth: number): LiteralWord {
+  return { text: decodeWord(node, depth), start: node.startIndex, end: node.endIndex };
+}
+
+function decodeWord(node: SyntaxNode, depth: number): string {
+  if (depth > SHELL_LIMITS.depth) reject("too-deep");
+  switch (node.type) {
+    case "word":
+    case "number": {
+      const decoded = decodeBareWord(node.text);
+      if (!decoded.ok) reject(decoded.reason);
+      return decoded.text;
+    }
+    case "raw_string":
+      return node.text.slice(1, -1);
+    case "string": {
+      for (let index = 0; index < node.childCount; index += 1) {
+        const child = node.child(index)!;
+        if (child.type === '"' || child.type === "string_content") continue;
+        reject("expansion");
+      }
+      const decoded = decodeDoubleQuoted(node.text.slice(1, -1));
+      if (!decoded.ok) reject(decoded.reason);
+      return decoded.text;
+    }
+    case "concatenation": {
+      if (hasBraceExpansion(node.text)) reject("glob");
+      let text = "";
+      for (let index = 0; index < node.childCount; index += 1) {
+        text += decodeWord(node.child(index)!, depth + 1);
+      }
+      return text;
+    }
+    case "brace_expression":
+      return reject("glob");
+    case "simple_expansion":
+    case "expansion":
+    case "command_substitution":
+    case "arithmetic_expansion":
+    case "process_substitution":
+    case "ansi_c_string":
+    case "translated_string":
+      return reject("expansion");
+    default:
+      return reject("unsupported-syntax", node.type);
+  }
+}
+
+function descriptorOf(text: string): 1 | 2 {
+  if (text === "1") return 1;
+  if (text === "2") return 2;
+  return reject("redirect-unsupported");
+}
+
+function readRedirect(node: SyntaxNode): Redirection {
+  if (node.type !== "file_redirect") reject("redirect-unsupported", node.type);
+  let descriptor: 1 | 2 | undefined;
+  let operator: string | undefined;
+  let destination: SyntaxNode | undefined;
+  for (let index = 0; index < node.childCount; index += 1) {
+    const child = node.child(index)!;
+    const field = node.fieldNameForChild(index);
+    if (field === "descriptor") descriptor = descriptorOf(child.text);
+    else if (field === "destination") {
+      if (destination !== undefined) reject("redirect-unsupported");
+      destination = child;
+    } else if (!child.isNamed && operator === undefined) operator = child.type;
+    else reject("redirect-unsupported");
+  }
+  if (operator === undefined || destination === undefined) reject("redirect-unsupported");
+  const target = decodeWord(destination, 1);
+  const span = { start: node.startIndex, end: node.endIndex };
+  switch (operator) {
+    case ">":
+    case ">>":
+    case ">|":
+      if (target !== "/dev/null") reject("redirect-unsupported");
+      return { kind: "null", fd: descriptor ?? 1, ...span };
+    case "&>":
+    case "&>>":
+      if (target !== "/dev/null" || descriptor !== undefined) reject("redirect-unsupported");
+      return { kind: "null", fd: "both", ...span };
+    case ">&":
+      return { kind: "dup", fd: descriptor ?? 1, from: descriptorOf(target), ...span };
+    default:
+      return reject("redirect-unsupported");
+  }
+}
+
+/** Regroups flat commands and operators with bash precedence. */
+function regroup(items: readonly Item[]): ShellProgram {
+  const lists: CommandList[] = [];
+  let pipelines: Pipeline[] = [];
+  let connectors: Connector[] = [];
+  let stages: SimpleCommand[] = [];
+  let merge = false;
+  let expectCommand = true;
+  const endPipeline = () => {
+    pipelines.push({ stages, mergeStderr: merge });
+    stages = [];
+    merge = false;
+  };
+  const endList = () => {
+    if (pipelines.length > 0) lists.push({ pipelines, connectors });
+    pipelines = [];
+    connectors = [];
+  };
+  for (const item of items) {
+    if (typeof item !== "string") {
+      if (!expectCommand) reject("unsupported-syntax");
+      stages.push(item);
+      expectCommand = false;
+      continue;
+    }
+    if (item === ";" || item === "\n") {
+      if (expectCommand) {
+        if (item === "\n") continue; // a blank separator
+        reject("unsupported-syntax", ";"); // `;` with no command before it
+      }
+      endPipeline();
+      if (item === "\n") endList();
+      else connectors.push("sequence");
+      expectCommand = true;
+      continue;
+    }
+    if (expectCommand) reject("unsupported-syntax", item);
+    if (item === "|" || item === "|&") {
+      if (item === "|&") merge = true;
+    } else {
+      endPipeline();
+      connectors.push(item === "&&" ? "and" : "or");
+    }
+    expectCommand = true;
+  }
+  if (stages.length > 0) endPipeline();
+  else if (connectors.length === pipelines.length && connectors.length > 0) {
+    // A trailing `;` leaves one connector too many.
+    if (connectors.at(-1) !== "sequence") reject("unsupported-syntax");
+    connectors.pop();
+  }
+  endList();
+  if (lists.length === 0) reject("empty");
+  return { lists };
+}

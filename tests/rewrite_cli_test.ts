@@ -1,0 +1,164 @@
+/**
+ * `yarp rewrite` (seed 000, "Shell source checks", "Rewrite and run
+ * agreement", "Matcher tests"): the wrapper is printed only for one simple
+ * command that exactly one reduction rule selects; bash reproduces the
+ * parsed argv from the wrapper; `--json` gives the decision and reason code
+ * and never command text; the whole program agrees on stdin and argument
+ * forms.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { decideRewrite, parseRewriteArgs, shellQuote } from "../lib/cli/rewrite.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
+import { loadShellParser } from "../lib/shell/mod.ts";
+
+const YARP = new URL("../bin/yarp", import.meta.url).pathname;
+const parser = await loadShellParser();
+const registry = createRuleRegistry([builtinRuleSource()]);
+
+function decide(source: string) {
+  return decideRewrite(source, parser, registry, []);
+}
+
+Deno.test("decisions for simple commands, guards and compound forms", () => {
+  const table: [string, string, string | undefined][] = [
+    ["git diff --stat", "rewritten", "git/diff"],
+    ["rg -n TODO src/", "rewritten", "search/rg"],
+    ["rg 'a b' \"c\"", "rewritten", "search/rg"],
+    ["git -C repo status", "rewritten", "git/status"],
+    ["rg --json TODO .", "guarded", "search/guard-rg-json"],
+    ["cargo test | head -100", "not-simple-command", undefined],
+    ["cargo test && cargo test", "not-simple-command", undefined],
+    ["cargo test; cargo test", "not-simple-command", undefined],
+    ["cargo test 2>&1", "redirect", undefined],
+    ["cargo test >/dev/null", "redirect", undefined],
+    ['echo "$VALUE"', "parse:expansion", undefined],
+    ["rg x $(pwd)", "parse:expansion", undefined],
+    ["rg x *.ts", "parse:glob", undefined],
+    ["FOO=1 cargo test", "parse:assignment", undefined],
+    ["cargo test # note", "rewritten", "tests/cargo-test"],
+    ["cargo test '", "parse:syntax-error", undefined],
+    ["unknown-tool x", "unknown-program", undefined],
+    ["/usr/bin/git diff", "unknown-program", undefined],
+    ["", "parse:empty", undefined],
+  ];
+  for (const [source, reason, rule] of table) {
+    const decision = decide(source);
+    assert.equal(decision.reason, reason, source);
+    assert.equal(decision.rule, rule, source);
+    assert.equal(decision.rewrite, reason === "rewritten", source);
+  }
+});
+
+Deno.test("shellQuote round-trips through bash for any word", async () => {
+  const words = fc.array(
+    fc.string({ unit: "binary-ascii", maxLength: 12 }).filter((w) =>
+      !w.includes("\0") && !w.includes("\x01")
+    ),
+    {
+      minLength: 1,
+      maxLength: 6,
+    },
+  );
+  const samples = fc.sample(words, 60);
+  samples.push(["é", " ", "'", '"', "$HOME", "*", "~", "a\nb", "\\", "!", "{a,b}", "-", "--"]);
+  const script = samples.map((argv) =>
+    `printf '%s\\0' ${argv.map(shellQuote).join(" ")}; printf '\\1'`
+  ).join("\n");
+  const { stdout } = await new Deno.Command("bash", { args: ["-c", script] }).output();
+  const groups = new TextDecoder().decode(stdout).split("\x01").slice(0, -1);
+  assert.equal(groups.length, samples.length);
+  groups.forEach((group, index) => {
+    assert.deepEqual(group.split("\0").slice(0, -1), samples[index]);
+  });
+});
+
+Deno.test("the wrapper makes bash pass the parsed argv to yarp run", async () => {
+  const sources = [
+    "rg -n 'it'\\''s here' \"a \\\"b\\\"\" src/",
+    "git diff -- 'a b' c\\ d",
+    "rg é 'x|y'",
+  ];
+  for (const source of sources) {
+    const decision = decide(source);
+    assert.ok(decision.rewrite && decision.command !== undefined, source);
+    const script = `yarp() { printf '%s\\0' "$@"; }; ${decision.command}`;
+    const { stdout } = await new Deno.Command("bash", { args: ["-c", script] }).output();
+    const got = new TextDecoder().decode(stdout).split("\0").slice(0, -1);
+    const parsed = parser.parse(source);
+    assert.ok(parsed.ok);
+    const argv = parsed.program.lists[0].pipelines[0].stages[0].words.map((w) => w.text);
+    assert.deepEqual(got, ["run", "--expect-rule", decision.rule!, "--", ...argv]);
+  }
+});
+
+Deno.test("argument parsing", () => {
+  assert.deepEqual(parseRewriteArgs(["--json", "--", "ls"]), {
+    json: true,
+    rulePacks: [],
+    source: "ls",
+  });
+  assert.deepEqual(parseRewriteArgs(["--rule-pack", "p.yrp"]), {
+    json: false,
+    rulePacks: ["p.yrp"],
+    source: undefined,
+  });
+  assert.ok("error" in parseRewriteArgs(["--", "a", "b"]));
+  assert.ok("error" in parseRewriteArgs(["--bogus", "--", "a"]));
+  assert.ok("error" in parseRewriteArgs(["--rule-pack"]));
+});
+
+async function yarp(args: string[], stdin?: string) {
+  const child = new Deno.Command(YARP, {
+    args,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+Deno.test("yarp rewrite as a program: argument, stdin, --json, pass-through", async () => {
+  assert.deepEqual(await yarp(["rewrite", "--", "git diff --stat"]), {
+    code: 0,
+    stdout: "yarp run --expect-rule git/diff -- git diff --stat\n",
+    stderr: "",
+  });
+  assert.deepEqual(await yarp(["rewrite"], "git status\n"), {
+    code: 0,
+    stdout: "yarp run --expect-rule git/status -- git status\n",
+    stderr: "",
+  });
+  assert.deepEqual(await yarp(["rewrite", "--", "cargo test | head"]), {
+    code: 0,
+    stdout: "",
+    stderr: "",
+  });
+  const json = await yarp(["rewrite", "--json", "--", "rg SECRETWORD src/"]);
+  assert.equal(json.code, 0);
+  assert.deepEqual(JSON.parse(json.stdout), {
+    rewrite: true,
+    reason: "rewritten",
+    rule: "search/rg",
+  });
+  assert.ok(!json.stdout.includes("SECRETWORD"));
+  const missing = await yarp([
+    "rewrite",
+    "--rule-pack",
+    "/nonexistent/p.yrp",
+    "--json",
+    "--",
+    "git diff",
+  ]);
+  assert.deepEqual(JSON.parse(missing.stdout), { rewrite: false, reason: "invalid-pack" });
+  const bad = await yarp(["rewrite", "--nope"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^yarp rewrite: unknown option '--nope'\n$/);
+});
