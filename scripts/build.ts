@@ -8,6 +8,12 @@
  * state directory is not known yet, so it gets `--allow-write` without a
  * scope; the code itself still writes only to the state directory and to an
  * explicit `--output` path. The bundle keeps the launcher's scoped flags.
+ *
+ * The bundle is self-contained: the shell parser's WebAssembly comes in
+ * through `type: "bytes"` imports, which `deno bundle --unstable-raw-imports`
+ * inlines as base64. `startupRewrite` then edits the bundle so that start-up
+ * does only what the command needs (see its comment); the build fails when
+ * the bundler's output no longer has the expected shape.
  */
 import { join } from "node:path";
 
@@ -21,15 +27,83 @@ async function deno(args: string[]): Promise<boolean> {
   return code === 0;
 }
 
-await Deno.mkdir(join(ROOT, "dist"), { recursive: true });
-if (!await deno(["bundle", "--quiet", "--output", "dist/yarp.js", "main.ts"])) Deno.exit(1);
-console.log("wrote dist/yarp.js");
+const CREATE_REQUIRE =
+  'import { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+  "var __require = __deno_internal_createRequire(import.meta.url);\n";
+const TO_BINARY = /^var __toBinary = \/\* @__PURE__ \*\/ \(\(\) => \{\n[\s\S]*?\n\}\)\(\);\n/m;
+const BYTES_MODULE =
+  /^var (require_\w+) = __commonJS\(\{\n {2}"[^"\n]+"\(exports, module\d*\) \{\n {4}module\d*\.exports = __toBinary\(/gm;
+const NODE_IMPORT = /^import \{ ([\w, ]+) \} from "(node:[\w/]+)";\n/gm;
 
-if (Deno.env.get("DENORT_BIN")) {
+/**
+ * Rewrites `deno bundle` output for start-up cost. Top-level `import … from
+ * "node:…"` statements (the bundler's `createRequire` shim for npm CommonJS
+ * packages, and named imports such as `parseArgs` from `node:util`) load
+ * Deno's Node compatibility layer in every process, ≈ 25–40 ms even for
+ * `yarp --version`; they become lazy look-ups through
+ * `process.getBuiltinModule`, paid only by the code that calls them (every
+ * such named import is a function). esbuild's JavaScript base64 decoder for
+ * inlined bytes becomes the native `Uint8Array.fromBase64`, and each inlined
+ * bytes module is handed over as `{ default: bytes }`: esbuild's `__toESM`
+ * would copy every index of the 1.3 MB array as a getter (≈ 4 s).
+ */
+export function startupRewrite(bundle: string): string {
+  if (!bundle.includes(CREATE_REQUIRE)) throw new Error("bundle: createRequire shim not found");
+  if (!TO_BINARY.test(bundle)) throw new Error("bundle: __toBinary helper not found");
+  const bytesModules = [...bundle.matchAll(BYTES_MODULE)].map((match) => match[1]);
+  if (bytesModules.length === 0) throw new Error("bundle: no inlined bytes module found");
+  for (const name of bytesModules) {
+    const wrapped = `__toESM(${name}())`;
+    if (!bundle.includes(wrapped)) throw new Error(`bundle: ${wrapped} not found`);
+    bundle = bundle.replaceAll(wrapped, `({ default: ${name}() })`);
+  }
+  return bundle
+    .replace(
+      CREATE_REQUIRE,
+      "var __require = (id) => globalThis.process.getBuiltinModule(id);\n",
+    )
+    .replace(TO_BINARY, "var __toBinary = (base64) => Uint8Array.fromBase64(base64);\n")
+    .replace(
+      NODE_IMPORT,
+      (_line, names: string, specifier: string) =>
+        names.split(",").map((name) => {
+          const [imported, local = imported] = name.trim().split(/\s+as\s+/);
+          return `function ${local}(...args) {\n  return globalThis.process.getBuiltinModule(${
+            JSON.stringify(specifier)
+          }).${imported}(...args);\n}\n`;
+        }).join(""),
+    );
+}
+
+if (import.meta.main) {
+  await Deno.mkdir(join(ROOT, "dist"), { recursive: true });
+  const bundled = await deno([
+    "bundle",
+    "--quiet",
+    "--unstable-raw-imports",
+    "--output",
+    "dist/yarp.js",
+    "main.ts",
+  ]);
+  if (!bundled) Deno.exit(1);
+  const path = join(ROOT, "dist/yarp.js");
+  await Deno.writeTextFile(path, startupRewrite(await Deno.readTextFile(path)));
+  console.log("wrote dist/yarp.js");
+
+  if (Deno.env.get("DENORT_BIN")) await compileProgram();
+  else {
+    console.log(
+      "skipped dist/yarp: set DENORT_BIN to a denort runtime to build the compiled program",
+    );
+  }
+}
+
+async function compileProgram(): Promise<void> {
   const ok = await deno([
     "compile",
     "--quiet",
     "--no-prompt",
+    "--unstable-raw-imports",
     "--allow-run",
     "--allow-read",
     "--allow-write",
@@ -40,8 +114,4 @@ if (Deno.env.get("DENORT_BIN")) {
   ]);
   if (!ok) Deno.exit(1);
   console.log("wrote dist/yarp");
-} else {
-  console.log(
-    "skipped dist/yarp: set DENORT_BIN to a denort runtime to build the compiled program",
-  );
 }

@@ -1,17 +1,17 @@
 /**
- * Loads web-tree-sitter and the bash grammar once per process, from the
- * WebAssembly bytes embedded in `_wasm.generated.json` (no file or network
- * access). Everything is imported lazily so that only commands that parse
- * pay for it.
+ * Loads web-tree-sitter and the bash grammar once per process, from the two
+ * WebAssembly files `scripts/generate_shell_wasm.ts` copies beside this module
+ * (no network access). Everything is imported lazily so that only commands
+ * that parse pay for it.
+ *
+ * The bytes come from `type: "bytes"` imports when the process runs with
+ * `--unstable-raw-imports` (bin/yarp does; `deno bundle` inlines them, so
+ * dist/yarp.js needs nothing beside it), otherwise from reading the files
+ * beside this module (`deno test`, plain `deno run`).
  *
  * @module
  */
 import type { Parser } from "web-tree-sitter";
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  return (Uint8Array as unknown as { fromBase64(text: string): Uint8Array<ArrayBuffer> })
-    .fromBase64(text);
-}
 
 let loading: Promise<Parser> | undefined;
 
@@ -20,12 +20,30 @@ export function loadBashTreeParser(): Promise<Parser> {
   return loading ??= initialise();
 }
 
+/** The runtime and grammar WebAssembly bytes, by whichever route this process allows. */
+export async function shellWasmBytes(): Promise<{ runtime: Uint8Array; grammar: Uint8Array }> {
+  try {
+    const [runtime, grammar] = await Promise.all([
+      import("./_tree-sitter.generated.wasm", { with: { type: "bytes" } }),
+      import("./_tree-sitter-bash.generated.wasm", { with: { type: "bytes" } }),
+    ]);
+    return { runtime: runtime.default, grammar: grammar.default };
+  } catch {
+    // Raw imports are unstable in Deno 2.9 and refused without the flag.
+    const [runtime, grammar] = await Promise.all([
+      Deno.readFile(new URL("./_tree-sitter.generated.wasm", import.meta.url)),
+      Deno.readFile(new URL("./_tree-sitter-bash.generated.wasm", import.meta.url)),
+    ]);
+    return { runtime, grammar };
+  }
+}
+
 async function initialise(): Promise<Parser> {
   const [{ Parser, Language }, wasm] = await Promise.all([
     import("web-tree-sitter"),
-    import("./_wasm.generated.json", { with: { type: "json" } }),
+    shellWasmBytes(),
   ]);
-  const runtime = new WebAssembly.Module(fromBase64(wasm.default.runtime));
+  const runtime = new WebAssembly.Module(wasm.runtime as Uint8Array<ArrayBuffer>);
   // Emscripten treats a host with a Node-like `process` (Deno has one) as
   // Node and loads `node:module`, `node:fs` and `node:path` (≈ 25 ms, plus
   // ≈ 15 ms to materialise `process` itself) only to find files we already
@@ -43,7 +61,7 @@ async function initialise(): Promise<Parser> {
     if (descriptor === undefined) delete (globalThis as { process?: unknown }).process;
     else Object.defineProperty(globalThis, "process", descriptor);
   }
-  const language = await Language.load(fromBase64(wasm.default.grammar));
+  const language = await Language.load(wasm.grammar);
   const parser = new Parser();
   parser.setLanguage(language);
   return parser;

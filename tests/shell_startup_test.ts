@@ -1,0 +1,70 @@
+/**
+ * Start-up plumbing of the shell parser: the WebAssembly bytes load without
+ * `--unstable-raw-imports`, `yarp run` never reaches the parser, and the
+ * bundle rewrite in scripts/build.ts keeps its contract.
+ */
+import assert from "node:assert/strict";
+import { dirname, join, resolve } from "node:path";
+import { shellWasmBytes } from "../lib/shell/_runtime.ts";
+import { startupRewrite } from "../scripts/build.ts";
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
+
+Deno.test("the wasm bytes load from the files beside the runtime without raw imports", async () => {
+  const { runtime, grammar } = await shellWasmBytes();
+  const magic = [0, 0x61, 0x73, 0x6d];
+  assert.deepEqual([...runtime.subarray(0, 4)], magic);
+  assert.deepEqual([...grammar.subarray(0, 4)], magic);
+  assert.equal(runtime.length, 205_488);
+  assert.equal(grammar.length, 1_358_224);
+});
+
+Deno.test("yarp run's module graph, dynamic imports included, never reaches the parser", async () => {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", join(ROOT, "lib/cli/run.ts")],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.ok(success);
+  const graph = JSON.parse(new TextDecoder().decode(stdout)) as {
+    modules: { specifier: string }[];
+  };
+  const specifiers = graph.modules.map((module) => module.specifier);
+  assert.ok(specifiers.some((specifier) => specifier.endsWith("/lib/cli/run.ts")));
+  for (const specifier of specifiers) {
+    assert.ok(!/\/lib\/shell\/|tree-sitter/.test(specifier), `run loads ${specifier}`);
+  }
+});
+
+const SHAPE = [
+  'import { createRequire as __deno_internal_createRequire } from "node:module";',
+  "var __require = __deno_internal_createRequire(import.meta.url);",
+  "var __toBinary = /* @__PURE__ */ (() => {",
+  "  var table = new Uint8Array(128);",
+  "  return (base64) => table;",
+  "})();",
+  'import { parseArgs, inspect as show } from "node:util";',
+  "var require_a = __commonJS({",
+  '  "lib/a.wasm"(exports, module2) {',
+  '    module2.exports = __toBinary("AGFzbQEAAAA=");',
+  "  }",
+  "});",
+  "const m = await Promise.resolve().then(() => __toESM(require_a()));",
+  "",
+].join("\n");
+
+Deno.test("startupRewrite makes node imports lazy and hands inlined bytes over as is", () => {
+  const out = startupRewrite(SHAPE);
+  assert.ok(!/^import /m.test(out), out);
+  assert.match(out, /^var __require = \(id\) => globalThis\.process\.getBuiltinModule\(id\);$/m);
+  assert.match(out, /^var __toBinary = \(base64\) => Uint8Array\.fromBase64\(base64\);$/m);
+  assert.match(out, /^function parseArgs\(\.\.\.args\) \{$/m);
+  assert.match(out, /getBuiltinModule\("node:util"\)\.inspect\(\.\.\.args\)/);
+  assert.match(out, /^function show\(\.\.\.args\) \{$/m);
+  assert.match(out, /then\(\(\) => \(\{ default: require_a\(\) \}\)\)/);
+});
+
+Deno.test("startupRewrite refuses bundler output of an unexpected shape", () => {
+  assert.throws(() => startupRewrite("var x = 1;\n"), /createRequire shim not found/);
+});
