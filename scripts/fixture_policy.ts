@@ -40,7 +40,8 @@ export const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
     "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
 };
 
-/** Guards that no broader built-in reduction rule could shadow, and why. */
-export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
-  "inspect/cat": "no built-in rule reduces cat; the guard keeps a future one away",
-};
+/** The cases every transform rule has: one line-preserving sample it selects. */
+export const TRANSFORM_CASES = ["transform"] as const;
+
+/** Guards that no broader built-in reduction or transform rule could shadow, and why. */
+export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {};

@@ -51,6 +51,7 @@ import {
   MIDDLE_LINE_LOST,
   ONE_STREAM_RULES,
   REDUCE_CASES,
+  TRANSFORM_CASES,
 } from "./fixture_policy.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -58,8 +59,8 @@ const FIXTURES = join(ROOT, "fixtures");
 /** What recorded output says instead of the temporary directory. */
 const ALIAS = "/home/dev/demo";
 
-/** A case name: one of {@link REDUCE_CASES} or `guard`. */
-type CaseName = typeof REDUCE_CASES[number] | "guard";
+/** A case name: one of {@link REDUCE_CASES}, `guard` or `transform`. */
+type CaseName = typeof REDUCE_CASES[number] | "guard" | "transform";
 
 /** One recorded command result: argv, exit code and exact stream bytes. */
 interface Sample {
@@ -908,7 +909,6 @@ async function grepGuardCases(ws: Workspace): Promise<Draft[]> {
     nulRecords(),
   );
   const run = (argv: string[]) => ws.run(argv, { cwd: "grep-guards" });
-  const sources = [...projectFiles().keys()].filter((path) => path.startsWith("src/billing/"));
   const src = [...projectFiles().keys()].filter((path) => path.startsWith("src/"));
   return [
     {
@@ -942,8 +942,99 @@ async function grepGuardCases(ws: Workspace): Promise<Draft[]> {
       name: "guard",
       sample: await run(["grep", "--null-data", "TODO", "data/records.txt"]),
     },
-    { rule: "inspect/cat", name: "guard", sample: await run(["cat", ...sources]) },
   ];
+}
+
+/**
+ * pipeline/*: the line-preserving transforms and their guards, run with GNU
+ * coreutils over a generated log. Written by hand where the real command
+ * cannot run here: `tee` (its stdout is its stdin, which the script does
+ * not feed) and `tail -f`/`-F`/`--follow` (they never exit), each recording
+ * the log's bytes as the stdout the command would print.
+ */
+async function pipelineCases(ws: Workspace): Promise<Draft[]> {
+  const lines: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const level = i % 7 === 0 ? "WARN" : "INFO";
+    lines.push(`2024-05-0${1 + (i % 9)}\t${level}\tworker-${i % 5} handled request ${i % 40}`);
+    if (i % 25 === 24) lines.push("");
+  }
+  const log = lines.join("\n") + "\n";
+  await ws.write("pipeline/app.log", log);
+  await ws.write("pipeline/sorted.log", [...lines].sort().join("\n") + "\n");
+  await ws.write("pipeline/list0", "app.log\0");
+  const run = (argv: string[]) => ws.run(argv, { cwd: "pipeline" });
+  const byHand = (argv: string[]): Sample => ({
+    argv,
+    exitCode: 0,
+    stdout: bytes(log),
+    stderr: new Uint8Array(),
+  });
+  const drafts: Draft[] = [
+    { rule: "pipeline/cat", name: "transform", sample: await run(["cat", "app.log"]) },
+    {
+      rule: "pipeline/head",
+      name: "transform",
+      sample: await run(["head", "-n", "60", "app.log"]),
+    },
+    {
+      rule: "pipeline/tail",
+      name: "transform",
+      sample: await run(["tail", "-n", "60", "app.log"]),
+    },
+    { rule: "pipeline/sort", name: "transform", sample: await run(["sort", "app.log"]) },
+    { rule: "pipeline/uniq", name: "transform", sample: await run(["uniq", "sorted.log"]) },
+    { rule: "pipeline/tee", name: "transform", sample: byHand(["tee", "copy.log"]) },
+    {
+      rule: "pipeline/guard-tail-follow",
+      name: "guard",
+      sample: byHand(["tail", "-f", "app.log"]),
+    },
+    {
+      rule: "pipeline/guard-tail-follow-name",
+      name: "guard",
+      sample: byHand(["tail", "-F", "app.log"]),
+    },
+    {
+      rule: "pipeline/guard-tail-follow-long",
+      name: "guard",
+      sample: byHand(["tail", "--follow=name", "app.log"]),
+    },
+  ];
+  const guards: [string, string[]][] = [
+    ["cat-number", ["cat", "-n", "app.log"]],
+    ["cat-number-long", ["cat", "--number", "app.log"]],
+    ["cat-number-nonblank", ["cat", "-b", "app.log"]],
+    ["cat-number-nonblank-long", ["cat", "--number-nonblank", "app.log"]],
+    ["cat-show-all", ["cat", "-A", "app.log"]],
+    ["cat-show-all-long", ["cat", "--show-all", "app.log"]],
+    ["cat-show-nonprinting", ["cat", "-v", "app.log"]],
+    ["cat-show-nonprinting-long", ["cat", "--show-nonprinting", "app.log"]],
+    ["cat-show-ends", ["cat", "-E", "app.log"]],
+    ["cat-show-ends-long", ["cat", "--show-ends", "app.log"]],
+    ["cat-show-tabs", ["cat", "-T", "app.log"]],
+    ["cat-show-tabs-long", ["cat", "--show-tabs", "app.log"]],
+    ["cat-ends-nonprinting", ["cat", "-e", "app.log"]],
+    ["cat-tabs-nonprinting", ["cat", "-t", "app.log"]],
+    ["cat-squeeze-blank", ["cat", "-s", "app.log"]],
+    ["cat-squeeze-blank-long", ["cat", "--squeeze-blank", "app.log"]],
+    ["head-tail-bytes", ["head", "-c", "4000", "app.log"]],
+    ["head-tail-bytes-long", ["tail", "--bytes=4000", "app.log"]],
+    ["zero-terminated", ["sort", "-z", "app.log"]],
+    ["zero-terminated-long", ["head", "--zero-terminated", "app.log"]],
+    ["sort-output", ["sort", "-o", "/dev/stdout", "app.log"]],
+    ["sort-output-long", ["sort", "--output=/dev/stdout", "app.log"]],
+    ["sort-compress-program", ["sort", "--compress-program=gzip", "app.log"]],
+    ["sort-files0-from", ["sort", "--files0-from=list0"]],
+    ["sort-debug", ["sort", "--debug", "app.log"]],
+    ["uniq-count", ["uniq", "-c", "sorted.log"]],
+    ["uniq-count-long", ["uniq", "--count", "sorted.log"]],
+    ["uniq-group", ["uniq", "--group", "sorted.log"]],
+  ];
+  for (const [name, argv] of guards) {
+    drafts.push({ rule: `pipeline/guard-${name}`, name: "guard", sample: await run(argv) });
+  }
+  return drafts;
 }
 
 /** search/rg: rg output written from the project tree (rg is not installed). */
@@ -3725,6 +3816,11 @@ function purposeProblems(judged: Judged, rules: ReadonlyMap<string, Rule>): stri
     want(sample.stdout.length + sample.stderr.length > 0, "has no output");
     return problems;
   }
+  if (name === "transform") {
+    want(outcome === "transform" && rule === draft.rule, `selects ${outcome} ${rule ?? ""}`);
+    want(sample.stdout.length + sample.stderr.length > 0, "has no output");
+    return problems;
+  }
   if (name === "guard") {
     want(outcome === "guarded", `outcome is ${outcome}, not guarded`);
     want(judged.guards.includes(draft.rule), `guards are [${judged.guards}]`);
@@ -3853,11 +3949,21 @@ const FAMILIES: readonly Family[] = [
       "search/guard-grep-null",
       "search/guard-grep-count-long",
       "search/guard-grep-null-data-long",
-      "inspect/cat",
     ],
     build: grepGuardCases,
   },
   { rules: ["search/rg"], build: rgCases },
+  {
+    rules: [
+      "pipeline/cat",
+      "pipeline/head",
+      "pipeline/tail",
+      "pipeline/sort",
+      "pipeline/uniq",
+      "pipeline/tee",
+    ],
+    build: pipelineCases,
+  },
   {
     rules: [
       "search/guard-rg-count-long",
@@ -4036,7 +4142,7 @@ function requiredFixtures(pack: RulePack): string[] {
       ? REDUCE_CASES.map((name) => `${rule.id}/${name}`)
       : rule.action === "passthrough"
       ? [`${rule.id}/guard`]
-      : []
+      : TRANSFORM_CASES.map((name) => `${rule.id}/${name}`)
   ).sort();
 }
 

@@ -27,6 +27,7 @@ import {
   MIDDLE_LINE_LOST,
   ONE_STREAM_RULES,
   REDUCE_CASES,
+  TRANSFORM_CASES,
 } from "../scripts/fixture_policy.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -133,6 +134,14 @@ function checkCase(
       assert.ok(selection.shadowed.length > 0, at("the guard shadows no reduction rule"));
     }
     assert.ok(hasOutput, at("a guard case needs output to keep exact"));
+    return;
+  }
+  if (caseName === "transform") {
+    assert.equal(fixture.outcome, "transform", at("a transform case must select a transform"));
+    assert.equal(fixture.rule, ruleDir, at("a transform case must select its directory's rule"));
+    assert.deepEqual(fixture.expectedStdout, fixture.stdout, at("a transform keeps stdout exact"));
+    assert.deepEqual(fixture.expectedStderr, fixture.stderr, at("a transform keeps stderr exact"));
+    assert.ok(hasOutput, at("a transform case needs output"));
     return;
   }
   if (caseName === "near-miss") {
@@ -279,7 +288,7 @@ for (const file of files) {
   });
 }
 
-Deno.test("every reduce rule has its nine cases and every guard its guard case", () => {
+Deno.test("every reduce rule has its nine cases, every guard its guard case, every transform its case", () => {
   const present = new Set(files.map((file) => file.slice("fixtures/".length, -".json".length)));
   const missing: string[] = [];
   for (const rule of pack.rules) {
@@ -287,7 +296,7 @@ Deno.test("every reduce rule has its nine cases and every guard its guard case",
       ? REDUCE_CASES
       : rule.action === "passthrough"
       ? ["guard"]
-      : [];
+      : TRANSFORM_CASES;
     for (const name of cases) {
       if (!present.has(`${rule.id}/${name}`)) missing.push(`fixtures/${rule.id}/${name}.json`);
     }

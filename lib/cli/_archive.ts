@@ -125,3 +125,60 @@ export function writeBytes(file: { writeSync(p: Uint8Array): number }, bytes: Ui
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
+
+/** The facts a host gives about a finished result it archives (`archive put`, `result-reduce`). */
+export interface FinishedResultFacts {
+  readonly createdMs: number;
+  readonly cwd: string;
+  /** The shell source as the host ran it. */
+  readonly command: string;
+  /** The shell status, or null when unknown. */
+  readonly exitCode: number | null;
+}
+
+/**
+ * Archives a finished result as one combined `output` stream: spools
+ * `chunks`, commits the call in one transaction, then prunes by the
+ * configured retention (best effort). Returns the new call id only after the
+ * commit, or one error line when nothing was archived. Never throws.
+ */
+export async function putFinishedResult(
+  db: DatabaseSync,
+  settings: ArchiveSettings,
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  facts: FinishedResultFacts,
+): Promise<{ id: string } | { error: string }> {
+  const { commitCall, pruneArchive, RunSpool, AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } = await import(
+    "../archive/mod.ts"
+  );
+  let spool;
+  try {
+    spool = RunSpool.open(settings.spoolDir, ["output"], facts.createdMs);
+  } catch (error) {
+    return { error: firstLine(error) };
+  }
+  try {
+    for await (const chunk of chunks) spool.write("output", chunk);
+    if (spool.failure !== undefined) return { error: spool.failure };
+    const committed = await commitCall(db, {
+      createdMs: facts.createdMs,
+      cwd: facts.cwd,
+      source: "put",
+      command: facts.command,
+      argv: null,
+      exitCode: facts.exitCode,
+      signal: null,
+      ruleId: null,
+    }, [spool.source("output")]);
+    try {
+      pruneArchive(db, settings, Date.now(), AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES, committed.seq);
+    } catch {
+      // best effort; the call is committed
+    }
+    return { id: committed.id };
+  } catch (error) {
+    return { error: firstLine(error) };
+  } finally {
+    spool.close();
+  }
+}

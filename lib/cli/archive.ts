@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { firstLine, isoTime, parseArgs, withArchive } from "./_archive.ts";
+import { isoTime, parseArgs, putFinishedResult, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE = `usage:
@@ -264,49 +264,21 @@ async function put(args: string[], io: TextIo): Promise<number> {
       cwd = "";
     }
   }
-  const { commitCall, pruneArchive, RunSpool, AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } = await import(
-    "../archive/mod.ts"
-  );
   const createdMs = Date.now();
   return await withArchive("archive put", "write", io, async (db, settings) => {
-    const spool = RunSpool.open(settings.spoolDir, ["output"], createdMs);
-    try {
-      const reader = Deno.stdin.readable.getReader();
-      while (true) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        spool.write("output", value);
-      }
-      if (spool.failure !== undefined) {
-        io.err(`yarp archive put: ${spool.failure}; nothing was archived\n`);
-        return 1;
-      }
-      const committed = await commitCall(db, {
-        createdMs,
-        cwd: cwd!,
-        source: "put",
-        command,
-        argv: null,
-        exitCode: codeText === undefined ? null : Number(codeText),
-        signal: null,
-        ruleId: null,
-      }, [spool.source("output")]);
-      try {
-        pruneArchive(db, settings, Date.now(), AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES, committed.seq);
-      } catch {
-        // best effort; the call is committed
-      }
-      io.out(
-        parsed.flags.has("--json")
-          ? JSON.stringify({ id: committed.id }) + "\n"
-          : `${committed.id}\n`,
-      );
-      return 0;
-    } catch (error) {
-      io.err(`yarp archive put: ${firstLine(error)}; nothing was archived\n`);
+    const stored = await putFinishedResult(db, settings, Deno.stdin.readable, {
+      createdMs,
+      cwd: cwd!,
+      command,
+      exitCode: codeText === undefined ? null : Number(codeText),
+    });
+    if ("error" in stored) {
+      io.err(`yarp archive put: ${stored.error}; nothing was archived\n`);
       return 1;
-    } finally {
-      spool.close();
     }
+    io.out(
+      parsed.flags.has("--json") ? JSON.stringify({ id: stored.id }) + "\n" : `${stored.id}\n`,
+    );
+    return 0;
   });
 }

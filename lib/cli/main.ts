@@ -12,6 +12,7 @@ const USAGE = `yarp ${YARP_VERSION}: run shell commands with bounded, exact-reco
 usage:
   yarp run [--rule-pack P]... [--expect-rule ID] [--pack-digest D] -- PROG ARGS...
   yarp rewrite [--json] [--rule-pack P]... -- 'SHELL SOURCE'
+  yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--json] < TEXT
   yarp rules check DIR
   yarp rules compile DIR --output FILE.yrp
   yarp rules verify FILE.yrp
@@ -39,6 +40,7 @@ function command(name: string, load: () => Promise<Command>): void {
 command("rules", async () => (await import("./rules.ts")).rulesCommand);
 command("run", async () => (await import("./run.ts")).runCommand);
 command("rewrite", async () => (await import("./rewrite.ts")).rewriteCommand);
+command("result-reduce", async () => (await import("./result_reduce.ts")).resultReduceCommand);
 command("read", async () => (await import("./read.ts")).readCommand);
 command("search", async () => (await import("./search.ts")).searchCommand);
 command("archive", async () => (await import("./archive.ts")).archiveCommand);

@@ -121,6 +121,13 @@ const PROGRAM_SHORT_OPTIONS: ReadonlyMap<string, ShortOptionTable> = new Map([
   ["npm", shortOptions("gqs", "w")],
   ["pnpm", shortOptions("r", "F")],
   ["pytest", shortOptions("qvxsl", "kmpnc")],
+  // GNU coreutils 9: the line-preserving transforms and their guards.
+  ["cat", shortOptions("AbeEnstTuv", "")],
+  ["head", shortOptions("qvz", "nc")],
+  ["tail", shortOptions("fFqvz", "ncs")],
+  ["sort", shortOptions("bcCdfghiMmnrRsuVz", "kotST")],
+  ["uniq", shortOptions("cdDiuz", "fsw")],
+  ["tee", shortOptions("aip", "")],
 ]);
 
 const GIT_DIFF_SHORT_OPTIONS = shortOptions("pusazbwRW", "UMCBSGO");

@@ -4,7 +4,7 @@ import type { RulePack } from "./model.ts";
 /** The validated built-in pack, rules in manifest order. */
 export const BUILTIN_PACK: RulePack = {
   "id": "yarp-builtin",
-  "sourceDigest": "c4b83198cd8605c53b3b265b41a7ca855b03288ab1d8c5d10035fafd9a29f7af",
+  "sourceDigest": "0db2f433cbc402faf42da66f43fb9f604a5c33ee31c4cc05afe40557dd523a9e",
   "rules": [
     {
       "id": "build/cargo-build",
@@ -810,17 +810,6 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
-      "id": "inspect/cat",
-      "match": {
-        "programs": [
-          "cat"
-        ],
-        "argvPrefix": [],
-        "argvContainsAll": []
-      },
-      "action": "passthrough"
-    },
-    {
       "id": "list/find",
       "match": {
         "programs": [
@@ -1613,6 +1602,489 @@ export const BUILTIN_PACK: RulePack = {
         "maxOutputBytes": 32768,
         "minSavingsBytes": 256
       }
+    },
+    {
+      "id": "pipeline/cat",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "transform",
+      "transform": "line_preserving"
+    },
+    {
+      "id": "pipeline/guard-cat-ends-nonprinting",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-e"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-number-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--number"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-number-nonblank-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--number-nonblank"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-number-nonblank",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-b"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-number",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-n"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-all-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--show-all"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-all",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-A"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-ends-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--show-ends"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-ends",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-E"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-nonprinting-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--show-nonprinting"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-nonprinting",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-v"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-tabs-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--show-tabs"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-show-tabs",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-T"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-squeeze-blank-long",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--squeeze-blank"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-squeeze-blank",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-s"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-cat-tabs-nonprinting",
+      "match": {
+        "programs": [
+          "cat"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-t"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-head-tail-bytes-long",
+      "match": {
+        "programs": [
+          "head",
+          "tail"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--bytes"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-head-tail-bytes",
+      "match": {
+        "programs": [
+          "head",
+          "tail"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-c"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-sort-compress-program",
+      "match": {
+        "programs": [
+          "sort"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--compress-program"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-sort-debug",
+      "match": {
+        "programs": [
+          "sort"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--debug"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-sort-files0-from",
+      "match": {
+        "programs": [
+          "sort"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--files0-from"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-sort-output-long",
+      "match": {
+        "programs": [
+          "sort"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--output"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-sort-output",
+      "match": {
+        "programs": [
+          "sort"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-o"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-tail-follow-long",
+      "match": {
+        "programs": [
+          "tail"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--follow"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-tail-follow-name",
+      "match": {
+        "programs": [
+          "tail"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-F"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-tail-follow",
+      "match": {
+        "programs": [
+          "tail"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-f"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-uniq-count-long",
+      "match": {
+        "programs": [
+          "uniq"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--count"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-uniq-count",
+      "match": {
+        "programs": [
+          "uniq"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-c"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-uniq-group",
+      "match": {
+        "programs": [
+          "uniq"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--group"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-zero-terminated-long",
+      "match": {
+        "programs": [
+          "head",
+          "sort",
+          "tail",
+          "uniq"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "--zero-terminated"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/guard-zero-terminated",
+      "match": {
+        "programs": [
+          "head",
+          "sort",
+          "tail",
+          "uniq"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-z"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "pipeline/head",
+      "match": {
+        "programs": [
+          "head"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "transform",
+      "transform": "line_preserving"
+    },
+    {
+      "id": "pipeline/sort",
+      "match": {
+        "programs": [
+          "sort"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "transform",
+      "transform": "line_preserving"
+    },
+    {
+      "id": "pipeline/tail",
+      "match": {
+        "programs": [
+          "tail"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "transform",
+      "transform": "line_preserving"
+    },
+    {
+      "id": "pipeline/tee",
+      "match": {
+        "programs": [
+          "tee"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "transform",
+      "transform": "line_preserving"
+    },
+    {
+      "id": "pipeline/uniq",
+      "match": {
+        "programs": [
+          "uniq"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "transform",
+      "transform": "line_preserving"
     },
     {
       "id": "search/grep",
@@ -2889,4 +3361,4 @@ export const BUILTIN_PACK: RulePack = {
 };
 
 /** Program buckets sorted by program; each lists rule indexes sorted by rule id. */
-export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,68,67,69]],["cat",[32]],["egrep",[53,55,54,59,57,56,58]],["fgrep",[53,55,54,59,57,56,58]],["find",[33,34,35,36,37,38,39]],["git",[21,22,23,24,25,26,27,28,29,30,31]],["gmake",[12,7,6,8,9,10,11]],["go",[4,5,71,70,72]],["grep",[53,55,54,59,57,56,58]],["ls",[40,41]],["make",[12,7,6,8,9,10,11]],["npm",[42,43,44,45,73,74,75,76]],["npx",[16,13,14,15]],["pnpm",[46,47,48,49,77,78,79]],["py.test",[80]],["pytest",[80]],["python",[81]],["python3",[81]],["rg",[61,60,62,65,63,64,66]],["tsc",[20,17,18,19]],["yarn",[50,51,52,82,83,84]]];
+export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,104,103,105]],["cat",[52,53,57,54,56,55,59,58,61,60,63,62,65,64,67,66,68]],["egrep",[89,91,90,95,93,92,94]],["fgrep",[89,91,90,95,93,92,94]],["find",[32,33,34,35,36,37,38]],["git",[21,22,23,24,25,26,27,28,29,30,31]],["gmake",[12,7,6,8,9,10,11]],["go",[4,5,107,106,108]],["grep",[89,91,90,95,93,92,94]],["head",[70,69,83,82,84]],["ls",[39,40]],["make",[12,7,6,8,9,10,11]],["npm",[41,42,43,44,109,110,111,112]],["npx",[16,13,14,15]],["pnpm",[45,46,47,48,113,114,115]],["py.test",[116]],["pytest",[116]],["python",[117]],["python3",[117]],["rg",[97,96,98,101,99,100,102]],["sort",[71,72,73,75,74,83,82,85]],["tail",[70,69,78,76,77,83,82,86]],["tee",[87]],["tsc",[20,17,18,19]],["uniq",[80,79,81,83,82,88]],["yarn",[49,50,51,118,119,120]]];

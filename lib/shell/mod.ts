@@ -12,6 +12,19 @@ import { acceptTree, precheckSource } from "./parse.ts";
 export type * from "./model.ts";
 export { SHELL_LIMITS } from "./model.ts";
 export { acceptTree, precheckSource } from "./parse.ts";
+export {
+  combineStates,
+  effectiveRule,
+  hasStageDiagnostics,
+  type OutputState,
+  type PlanOutcome,
+  type PlanReason,
+  planResult,
+  reducerFamily,
+  type ResultPlan,
+  type StatusConfidence,
+  type TypedOutput,
+} from "./plan.ts";
 export { decodeBareWord, decodeDoubleQuoted, type WordDecode } from "./words.ts";
 
 /** A ready parser: `parse` is synchronous, total and never throws. */

@@ -1,0 +1,314 @@
+/**
+ * `yarp result-reduce --command SRC [--exit-code N] [--archive-id ID]
+ * [--rule-pack P]… [--json] < TEXT`: reduces a finished shell result that a
+ * host (the Pi extension) already ran (seed 001, "Runtime flow"; DESIGN.md,
+ * "CLI contract").
+ *
+ * Contract:
+ * - The source is parsed with the one shell parser and planned with
+ *   `planResult` over the same registry `rewrite` uses (built-ins, then the
+ *   given packs), so a simple command selects exactly the rule `rewrite`
+ *   selects. Any parse rejection or planner veto prints the input exactly.
+ * - The text is one stream (the host's visible result interleaves stdout
+ *   and stderr) and is reduced by the plan's rule under its status policy
+ *   (`effectiveRule`): success only for `complete` confidence and exit 0;
+ *   an unknown exit code uses the failure policy.
+ * - Nothing is reduced without an exact copy: the input is archived first
+ *   (the `archive put` path), or `--archive-id` names a call the host
+ *   already stored, which must exist. `YARP_ARCHIVE=off`, an unknown id or a
+ *   failed commit print the input exactly. The marker names the id.
+ * - The reduced text is printed only when both savings gates pass (the
+ *   rule's `min_savings_bytes`, applied by the reducer, and a smaller
+ *   result); otherwise the input exactly. A plan with setup or transform
+ *   programs whose diagnostics appear in the text (`cd: …`, `tee: …`)
+ *   fails open and prints the input exactly.
+ * - `--json` prints only `{"changed","rule","archive_id","reasons",
+ *   "bytes_before","bytes_after"}`, never command or output text.
+ * - Exit 0 in every case except a malformed argument (2).
+ *
+ * Known misses: the input is held in memory (a host's visible result is
+ * bounded); transform diagnostics fail open instead of being ranked.
+ *
+ * @module
+ */
+import type { TextIo } from "./io.ts";
+import type { RuleRegistry } from "../rules/registry.ts";
+import type { ShellParser } from "../shell/mod.ts";
+
+const USAGE =
+  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--json] < TEXT\n";
+
+/** Parsed `result-reduce` arguments. */
+export interface ResultReduceArgs {
+  readonly command: string;
+  /** 0–255, or undefined when the host does not know it. */
+  readonly exitCode: number | undefined;
+  readonly archiveId: string | undefined;
+  readonly rulePacks: readonly string[];
+  readonly json: boolean;
+}
+
+/** Parses the arguments after `result-reduce`; one error line when malformed. */
+export function parseResultReduceArgs(
+  args: readonly string[],
+): ResultReduceArgs | { error: string } {
+  let command: string | undefined;
+  let exitCode: number | undefined;
+  let archiveId: string | undefined;
+  let json = false;
+  const rulePacks: string[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === "--json") {
+      json = true;
+      continue;
+    }
+    const equals = arg.indexOf("=");
+    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
+    if (!["--command", "--exit-code", "--archive-id", "--rule-pack"].includes(name)) {
+      return { error: arg.startsWith("-") ? `unknown option '${name}'` : `unexpected '${arg}'` };
+    }
+    const value = equals !== -1 && name !== arg ? arg.slice(equals + 1) : args[++index];
+    if (value === undefined) return { error: `option '${name}' needs a value` };
+    if (name !== "--rule-pack") {
+      if (seen.has(name)) return { error: `${name}: given more than once` };
+      seen.add(name);
+    }
+    switch (name) {
+      case "--command":
+        command = value;
+        break;
+      case "--exit-code":
+        if (!/^\d{1,3}$/.test(value) || Number(value) > 255) {
+          return { error: `--exit-code: expected 0 to 255, got '${value}'` };
+        }
+        exitCode = Number(value);
+        break;
+      case "--archive-id":
+        archiveId = value;
+        break;
+      default:
+        if (value === "") return { error: "--rule-pack: missing path" };
+        rulePacks.push(value);
+    }
+  }
+  if (command === undefined || command === "") return { error: "--command: required" };
+  return { command, exitCode, archiveId, rulePacks, json };
+}
+
+/** What `result-reduce` decided, without any command or output text. */
+export interface ResultReduceReport {
+  readonly changed: boolean;
+  /** The plan's rule id (sorted first of the merged ids), when a plan exists. */
+  readonly rule: string | null;
+  readonly archiveId: string | null;
+  /** Stable reason codes, e.g. `["reduced", "status:complete"]` or `["parse:expansion"]`. */
+  readonly reasons: readonly string[];
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
+
+/** How `reduceFinishedResult` obtains an exact copy of the input (injected I/O). */
+export interface ExactCopy {
+  /** Returns the archive id that holds the exact input, or a reason code when none does. */
+  obtain(): Promise<{ id: string } | { reason: string }>;
+}
+
+/**
+ * Plans and reduces one finished result (see the module contract) with a
+ * ready parser and registry; archiving is injected through `copy`, which is
+ * only called when a plan exists. Returns the bytes to print (the input
+ * itself unless changed) and the report. Never throws.
+ */
+export async function reduceFinishedResult(
+  source: string,
+  input: Uint8Array,
+  exitCode: number | undefined,
+  parser: ShellParser,
+  registry: RuleRegistry,
+  copy: ExactCopy,
+): Promise<{ output: Uint8Array; report: ResultReduceReport }> {
+  const pass = (
+    reasons: string[],
+    rule: string | null = null,
+    archiveId: string | null = null,
+  ) => ({
+    output: input,
+    report: {
+      changed: false,
+      rule,
+      archiveId,
+      reasons,
+      bytesBefore: input.length,
+      bytesAfter: input.length,
+    },
+  });
+  const { effectiveRule, hasStageDiagnostics, planResult } = await import("../shell/mod.ts");
+  const parsed = parser.parse(source);
+  if (!parsed.ok) return pass([`parse:${parsed.reason}`]);
+  const planned = planResult(parsed.program, registry);
+  if (!planned.ok) return pass([planned.reason], planned.rule ?? null);
+  const plan = planned.plan;
+  const ruleId = plan.rule.id;
+  if (input.length === 0) return pass(["empty-input"], ruleId);
+  if (hasStageDiagnostics(plan, new TextDecoder().decode(input))) {
+    return pass(["stage-diagnostics"], ruleId);
+  }
+  let exact: { id: string } | { reason: string };
+  try {
+    exact = await copy.obtain();
+  } catch {
+    exact = { reason: "archive-failed" };
+  }
+  if ("reason" in exact) return pass([exact.reason], ruleId);
+  const { createStreamReducer } = await import("../reduce/mod.ts");
+  const reducer = createStreamReducer(effectiveRule(plan));
+  reducer.push(input);
+  const reduced = reducer.finish({ code: exitCode ?? 1 }, { kind: "archived", id: exact.id });
+  if (!reduced.changed || reduced.bytes.length >= input.length) {
+    return pass(["no-savings"], ruleId, exact.id);
+  }
+  return {
+    output: reduced.bytes,
+    report: {
+      changed: true,
+      rule: ruleId,
+      archiveId: exact.id,
+      reasons: ["reduced", `status:${plan.statusConfidence}`],
+      bytesBefore: input.length,
+      bytesAfter: reduced.bytes.length,
+    },
+  };
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+/** An exact copy from the archive: `archive put` of `input`, or the named existing call. */
+function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
+  return {
+    async obtain() {
+      const { archiveLocation, putFinishedResult } = await import("./_archive.ts");
+      const settings = await archiveLocation();
+      if ("error" in settings) {
+        return {
+          reason: settings.error.startsWith("the archive is off")
+            ? "archive-off"
+            : "archive-unavailable",
+        };
+      }
+      const { findCall, isCallIdPrefix, openArchive } = await import("../archive/mod.ts");
+      if (args.archiveId !== undefined && !isCallIdPrefix(args.archiveId)) {
+        return { reason: "archive-id-unknown" };
+      }
+      let db;
+      try {
+        db = await openArchive(settings.path, args.archiveId === undefined ? "write" : "read");
+      } catch {
+        return { reason: "archive-unavailable" };
+      }
+      try {
+        if (args.archiveId !== undefined) {
+          const lookup = findCall(db, args.archiveId);
+          return lookup.kind === "found"
+            ? { id: lookup.call.id }
+            : { reason: "archive-id-unknown" };
+        }
+        let cwd = "";
+        try {
+          cwd = Deno.cwd();
+        } catch {
+          // unknown working directory
+        }
+        const stored = await putFinishedResult(db, settings, [input], {
+          createdMs: Date.now(),
+          cwd,
+          command: args.command,
+          exitCode: args.exitCode ?? null,
+        });
+        return "error" in stored ? { reason: "archive-failed" } : stored;
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+async function loadRegistry(
+  rulePacks: readonly string[],
+): Promise<RuleRegistry | undefined> {
+  if (rulePacks.length === 0) {
+    const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
+    return createRuleRegistry([builtinRuleSource()]);
+  }
+  const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
+  return loaded.errors.length > 0 ? undefined : loaded.registry;
+}
+
+/** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument. */
+export async function resultReduceCommand(args: string[], io: TextIo): Promise<number> {
+  if (args[0] === "--help" || args[0] === "-h") {
+    io.out(USAGE);
+    return 0;
+  }
+  const options = parseResultReduceArgs(args);
+  if ("error" in options) {
+    io.err(`yarp result-reduce: ${options.error}\n`);
+    return 2;
+  }
+  const { loadShellParser } = await import("../shell/mod.ts");
+  const parserPromise = loadShellParser();
+  const [input, registry] = await Promise.all([
+    readAll(Deno.stdin.readable),
+    loadRegistry(options.rulePacks),
+  ]);
+  let output = input;
+  let report: ResultReduceReport = {
+    changed: false,
+    rule: null,
+    archiveId: null,
+    reasons: ["invalid-pack"],
+    bytesBefore: input.length,
+    bytesAfter: input.length,
+  };
+  if (registry !== undefined) {
+    ({ output, report } = await reduceFinishedResult(
+      options.command,
+      input,
+      options.exitCode,
+      await parserPromise,
+      registry,
+      archiveCopy(options, input),
+    ));
+  }
+  if (options.json) {
+    io.out(
+      JSON.stringify({
+        changed: report.changed,
+        rule: report.rule,
+        archive_id: report.archiveId,
+        reasons: report.reasons,
+        bytes_before: report.bytesBefore,
+        bytes_after: report.bytesAfter,
+      }) + "\n",
+    );
+    return 0;
+  }
+  const { writeBytes } = await import("./_archive.ts");
+  writeBytes(Deno.stdout, output);
+  return 0;
+}

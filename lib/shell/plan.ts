@@ -1,0 +1,497 @@
+/**
+ * The result planner (seed 001, "Output contracts", "Transform rules",
+ * "Streams and status"): decides, from an accepted {@link ShellProgram} and a
+ * rule registry, whether every visible output of a finished shell result has
+ * one reducer type, and under which status confidence it may be reduced.
+ *
+ * Contract: `planResult` is pure and deterministic (the same program and
+ * registry always give the same answer) and never throws. It either returns
+ * a {@link ResultPlan} or one pass-through reason code (never command text).
+ *
+ * Output states. Every simple command produces one {@link OutputState} per
+ * stream: a reduction rule gives `typed`; a reviewed setup command (`cd
+ * DIR`, `true`, `:`, `set` with `-e`/`-u`/`-o pipefail|errexit|nounset`)
+ * gives `empty` (`pushd`/`popd` print the stack, `cd -` the directory: not
+ * setup); a guard gives `exact`; an unknown program,
+ * ambiguous selection or unreviewed form gives `unknown`. States combine
+ * conservatively ({@link combineStates}): empty is neutral, two typed states of
+ * one reducer family (same family key and identical reducer spec) merge their
+ * policies (larger limits, stricter savings gate), anything else is
+ * `conflict`; exact, unknown and conflict anywhere in a visible path stop
+ * reduction.
+ *
+ * Reducer family. This build's reducer kinds are `head_tail` and
+ * `line_filter`; seed 001's `search_summary`, `list_summary`,
+ * `test_summary` are modelled as the family key `<first segment of the rule
+ * id>:<reducer kind>` (`search:line_filter`, `tests:line_filter`, …), and
+ * two rules merge only when their reducer specs are also identical.
+ *
+ * Streams. Each stage's stdout and stderr are routed through its
+ * redirections in order (`2>&1`, `1>&2`, `N>/dev/null`, `&>/dev/null`):
+ * stdout of a non-final stage feeds the next stage, stderr of every stage
+ * and stdout of the final stage are visible. `|&` passes through
+ * (`merged-stderr`) until merged stderr is reviewed.
+ *
+ * Transforms. A `transform` rule (kind `line_preserving`) carries the state
+ * on its stdin to its stdout; its own stderr carries only its diagnostics
+ * (recorded in `transformPrograms`, so a caller can fail open on them). A
+ * transform stage must read its stdin: it may not be the first stage
+ * (`transform-without-input`) and may not name input file operands
+ * (`transform-file-operand`); option values of the reviewed programs (`head
+ * -n 5`, `sort -k 2`, `uniq -f 1`) are not operands, and `tee`'s operands
+ * are output files (its stdout stays a copy of its stdin). Options outside
+ * the reviewed value table count as flags; byte-changing flags are the
+ * rules' guards, which win before the planner sees the stage.
+ *
+ * Status confidence. `complete` when every visible pipeline's status is
+ * exposed: one command, an `&&` chain, and a multi-stage pipeline only when
+ * `set -o pipefail` provably ran before it (unconditionally earlier, or in
+ * the same `&&` chain). `;`, newlines and plain pipelines give
+ * `final-stage-only` (a `;` after only `set`, `true` or `:` does not weaken
+ * anything); any `||` gives `conditional`. Both use the failure
+ * policy ({@link effectiveRule}).
+ *
+ * Known misses: `cd DIR` found through `CDPATH` prints the directory,
+ * which then counts as typed output; `set -e` does not raise confidence; a producer reading a
+ * pipe keeps its own type; transform diagnostics are not ranked, the caller
+ * fails open on them instead.
+ *
+ * @module
+ */
+import type { OutputPolicy, ReducerSpec, ReductionRule } from "../rules/model.ts";
+import type { RuleRegistry } from "../rules/registry.ts";
+import type { Pipeline, ShellProgram, SimpleCommand } from "./model.ts";
+
+/** How much of the real result status the finished exit code proves. */
+export type StatusConfidence = "complete" | "final-stage-only" | "conditional";
+
+/** A typed visible output: the merged rule and its family key. */
+export interface TypedOutput {
+  /** `<first rule-id segment>:<reducer kind>`, e.g. `search:line_filter`. */
+  readonly family: string;
+  /** The merged rule: the first rule's id and reducer, merged policies. */
+  readonly rule: ReductionRule;
+  /** Every contributing rule id, sorted, without duplicates. */
+  readonly ruleIds: readonly string[];
+}
+
+/** The output state of one stream or path (seed 001, "Output contracts"). */
+export type OutputState =
+  | { readonly kind: "empty" }
+  | { readonly kind: "typed"; readonly typed: TypedOutput }
+  | { readonly kind: "exact"; readonly reason: PlanReason; readonly rule?: string }
+  | { readonly kind: "unknown"; readonly reason: PlanReason; readonly rule?: string }
+  | { readonly kind: "conflict" };
+
+/** Why a result passes through; stable codes, never command text. */
+export type PlanReason =
+  | "guarded"
+  | "ambiguous"
+  | "unknown-program"
+  | "no-rule-matched"
+  | "no-program"
+  | "invalid-pack"
+  | "setup-form"
+  | "transform-without-input"
+  | "transform-file-operand"
+  | "merged-stderr"
+  | "mixed-reducers"
+  | "no-typed-output";
+
+/** A plan for reducing one finished result. */
+export interface ResultPlan {
+  /** The merged rule for every visible output. */
+  readonly rule: ReductionRule;
+  /** The reducer family key (see the module contract). */
+  readonly family: string;
+  /** Every contributing reduction rule id, sorted. */
+  readonly ruleIds: readonly string[];
+  readonly statusConfidence: StatusConfidence;
+  /** Programs of accepted transform stages, sorted, without duplicates. */
+  readonly transformPrograms: readonly string[];
+  /** Setup programs that may print shell diagnostics, sorted, without duplicates. */
+  readonly setupPrograms: readonly string[];
+  /** True when setup commands may print diagnostics: the caller fails open on them. */
+  readonly failOpenSetupDiagnostics: boolean;
+}
+
+/** The planner's answer: a plan, or a pass-through reason (and the rule behind it). */
+export type PlanOutcome =
+  | { readonly ok: true; readonly plan: ResultPlan }
+  | { readonly ok: false; readonly reason: PlanReason; readonly rule?: string };
+
+const EMPTY: OutputState = { kind: "empty" };
+const CONFLICT: OutputState = { kind: "conflict" };
+
+/** The family key of a reduction rule: first id segment and reducer kind. */
+export function reducerFamily(rule: ReductionRule): string {
+  const slash = rule.id.indexOf("/");
+  return `${slash === -1 ? rule.id : rule.id.slice(0, slash)}:${rule.reducer.kind}`;
+}
+
+function mergePolicy(left: OutputPolicy, right: OutputPolicy): OutputPolicy {
+  return {
+    headLines: Math.max(left.headLines, right.headLines),
+    tailLines: Math.max(left.tailLines, right.tailLines),
+    maxLineBytes: Math.max(left.maxLineBytes, right.maxLineBytes),
+    maxOutputBytes: Math.max(left.maxOutputBytes, right.maxOutputBytes),
+    minSavingsBytes: Math.max(left.minSavingsBytes, right.minSavingsBytes),
+  };
+}
+
+function sameReducer(left: ReducerSpec, right: ReducerSpec): boolean {
+  return JSON.stringify(left) === JSON.stringify(right);
+}
+
+function sortedUnique(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Combines two output states conservatively (see the module contract).
+ * Commutative in its outcome kind; the merged rule keeps the id and reducer
+ * of the rule whose id sorts first, so the result is deterministic.
+ */
+export function combineStates(left: OutputState, right: OutputState): OutputState {
+  if (left.kind === "empty") return right;
+  if (right.kind === "empty") return left;
+  if (left.kind === "exact" || left.kind === "unknown" || left.kind === "conflict") return left;
+  if (right.kind === "exact" || right.kind === "unknown" || right.kind === "conflict") return right;
+  const a = left.typed;
+  const b = right.typed;
+  if (a.family !== b.family || !sameReducer(a.rule.reducer, b.rule.reducer)) return CONFLICT;
+  const first = a.rule.id <= b.rule.id ? a.rule : b.rule;
+  return {
+    kind: "typed",
+    typed: {
+      family: a.family,
+      rule: {
+        ...first,
+        success: mergePolicy(a.rule.success, b.rule.success),
+        failure: mergePolicy(a.rule.failure, b.rule.failure),
+      },
+      ruleIds: sortedUnique([...a.ruleIds, ...b.ruleIds]),
+    },
+  };
+}
+
+/** Programs that only set up the shell; they print nothing but diagnostics. */
+const SETUP_PROGRAMS: ReadonlySet<string> = new Set(["cd", "true", ":", "set"]);
+
+/** Setup programs that cannot fail with a diagnostic (reviewed `set` forms included). */
+const SILENT_SETUP: ReadonlySet<string> = new Set(["true", ":", "set"]);
+
+const SET_LONG_OPTIONS: ReadonlySet<string> = new Set(["pipefail", "errexit", "nounset"]);
+
+/** Whether `set ARGS` is a reviewed form, and whether it turns pipefail on. */
+function readSet(args: readonly string[]): { ok: boolean; pipefail: boolean } {
+  let pipefail = false;
+  if (args.length === 0) return { ok: false, pipefail }; // `set` alone prints variables
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (!/^-[euo]+$/.test(arg)) return { ok: false, pipefail };
+    const letters = arg.slice(1);
+    const o = letters.indexOf("o");
+    if (o === -1) continue;
+    if (o !== letters.length - 1) return { ok: false, pipefail };
+    const value = args[++index];
+    if (value === undefined || !SET_LONG_OPTIONS.has(value)) return { ok: false, pipefail };
+    if (value === "pipefail") pipefail = true;
+  }
+  return { ok: true, pipefail };
+}
+
+/** Reviewed options that take a separate value, per built-in transform program. */
+const VALUED_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["head", new Set(["-n", "--lines", "-c", "--bytes"])],
+  ["tail", new Set(["-n", "--lines", "-c", "--bytes", "-s", "--sleep-interval", "--pid"])],
+  [
+    "sort",
+    new Set([
+      "-k",
+      "--key",
+      "-t",
+      "--field-separator",
+      "-S",
+      "--buffer-size",
+      "-T",
+      "--temporary-directory",
+      "--parallel",
+      "--batch-size",
+      "-o",
+      "--output",
+      "--random-source",
+      "--files0-from",
+      "--compress-program",
+      "--sort",
+    ]),
+  ],
+  ["uniq", new Set(["-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars"])],
+  ["cat", new Set()],
+  ["tee", new Set(["--output-error"])],
+]);
+
+/** Programs whose operands are output files, not input. */
+const OUTPUT_OPERANDS: ReadonlySet<string> = new Set(["tee"]);
+
+/** True when a transform stage names an input operand other than `-` (stdin). */
+function hasInputOperand(words: readonly string[]): boolean {
+  const program = words[0];
+  if (OUTPUT_OPERANDS.has(program)) return false;
+  const valued = VALUED_OPTIONS.get(program) ?? new Set<string>();
+  for (let index = 1; index < words.length; index += 1) {
+    const word = words[index];
+    if (word === "--") return index + 1 < words.length;
+    if (word === "-") continue;
+    if (!word.startsWith("-")) return true;
+    if (word.startsWith("--")) {
+      if (!word.includes("=") && valued.has(word)) index += 1;
+      continue;
+    }
+    // A short bundle: a valued letter takes the rest of the word, else the next word.
+    for (let at = 1; at < word.length; at += 1) {
+      if (valued.has(`-${word[at]}`)) {
+        if (at === word.length - 1) index += 1;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+type StageKind =
+  | { readonly kind: "state"; readonly state: OutputState }
+  | { readonly kind: "transform"; readonly program: string }
+  | { readonly kind: "setup"; readonly program: string; readonly pipefail: boolean };
+
+function classify(command: SimpleCommand, registry: RuleRegistry): StageKind {
+  const argv = command.words.map((word) => word.text);
+  const program = argv[0];
+  if (SETUP_PROGRAMS.has(program)) {
+    if (program === "set") {
+      const set = readSet(argv.slice(1));
+      if (!set.ok) return { kind: "state", state: { kind: "unknown", reason: "setup-form" } };
+      return { kind: "setup", program, pipefail: set.pipefail };
+    }
+    if (program === "cd" && (argv.length !== 2 || argv[1] === "-" || argv[1].startsWith("-"))) {
+      // `cd -` prints the directory; options and extra operands are unreviewed.
+      return { kind: "state", state: { kind: "unknown", reason: "setup-form" } };
+    }
+    return { kind: "setup", program, pipefail: false };
+  }
+  const selection = registry.select(argv);
+  switch (selection.outcome) {
+    case "reduce": {
+      const rule = selection.match.rule;
+      return {
+        kind: "state",
+        state: {
+          kind: "typed",
+          typed: { family: reducerFamily(rule), rule, ruleIds: [rule.id] },
+        },
+      };
+    }
+    case "transform":
+      return { kind: "transform", program };
+    case "guarded":
+      return {
+        kind: "state",
+        state: { kind: "exact", reason: "guarded", rule: selection.guards[0].rule.id },
+      };
+    case "ambiguous":
+      return { kind: "state", state: { kind: "unknown", reason: "ambiguous" } };
+    case "unsupported":
+      return { kind: "state", state: { kind: "unknown", reason: selection.reason } };
+    case "invalid-pack":
+      return { kind: "state", state: { kind: "unknown", reason: "invalid-pack" } };
+  }
+}
+
+type Target = "pipe" | "visible" | "null";
+
+/** Where the stage's stdout and stderr end up after its redirections. */
+function route(command: SimpleCommand, last: boolean): { out: Target; err: Target } {
+  let fd1: Target = last ? "visible" : "pipe";
+  let fd2: Target = "visible";
+  for (const redirect of command.redirects) {
+    if (redirect.kind === "null") {
+      if (redirect.fd === 1 || redirect.fd === "both") fd1 = "null";
+      if (redirect.fd === 2 || redirect.fd === "both") fd2 = "null";
+    } else {
+      const source: Target = redirect.from === 1 ? fd1 : fd2;
+      if (redirect.fd === 1) fd1 = source;
+      else fd2 = source;
+    }
+  }
+  return { out: fd1, err: fd2 };
+}
+
+interface PipelineFacts {
+  readonly visible: OutputState;
+  readonly stages: number;
+  readonly setup?: { readonly program: string; readonly pipefail: boolean };
+}
+
+interface Collect {
+  readonly transforms: Set<string>;
+  readonly setups: Set<string>;
+}
+
+function planPipeline(
+  pipeline: Pipeline,
+  registry: RuleRegistry,
+  collect: Collect,
+): PipelineFacts | { reason: PlanReason; rule?: string } {
+  if (pipeline.mergeStderr) return { reason: "merged-stderr" };
+  let visible: OutputState = EMPTY;
+  let pipe: OutputState | undefined;
+  const stages = pipeline.stages;
+  let setup: PipelineFacts["setup"];
+  for (let index = 0; index < stages.length; index += 1) {
+    const command = stages[index];
+    const last = index === stages.length - 1;
+    const kind = classify(command, registry);
+    let out: OutputState;
+    let err: OutputState = EMPTY;
+    switch (kind.kind) {
+      case "state":
+        out = kind.state;
+        err = kind.state;
+        break;
+      case "setup":
+        if (stages.length > 1) return { reason: "setup-form" };
+        if (!SILENT_SETUP.has(kind.program)) collect.setups.add(kind.program);
+        setup = { program: kind.program, pipefail: kind.pipefail };
+        out = EMPTY;
+        break;
+      case "transform": {
+        if (pipe === undefined) return { reason: "transform-without-input" };
+        if (hasInputOperand(command.words.map((word) => word.text))) {
+          return { reason: "transform-file-operand" };
+        }
+        collect.transforms.add(kind.program);
+        out = pipe;
+        break;
+      }
+    }
+    const routes = route(command, last);
+    let next: OutputState = EMPTY;
+    for (const [state, target] of [[out, routes.out], [err, routes.err]] as const) {
+      if (target === "visible") visible = combineStates(visible, state);
+      else if (target === "pipe") next = combineStates(next, state);
+    }
+    pipe = next;
+  }
+  return { visible, stages: stages.length, setup };
+}
+
+/**
+ * Plans the finished result of `program` with `registry` (see the module
+ * contract). Pure, deterministic, never throws.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { planResult } from "./plan.ts";
+ * import { builtinRuleSource, createRuleRegistry } from "../rules/registry.ts";
+ * const registry = createRuleRegistry([builtinRuleSource()]);
+ * const word = (text: string) => ({ text, start: 0, end: 0 });
+ * const stage = (...argv: string[]) => ({ words: argv.map(word), redirects: [], start: 0, end: 0 });
+ * const program = {
+ *   lists: [{ pipelines: [{ stages: [stage("cargo", "test")], mergeStderr: false }], connectors: [] }],
+ * };
+ * const outcome = planResult(program, registry);
+ * assert.ok(outcome.ok && outcome.plan.statusConfidence === "complete");
+ * ```
+ */
+export function planResult(program: ShellProgram, registry: RuleRegistry): PlanOutcome {
+  try {
+    return planUnsafe(program, registry);
+  } catch {
+    return { ok: false, reason: "invalid-pack" };
+  }
+}
+
+function planUnsafe(program: ShellProgram, registry: RuleRegistry): PlanOutcome {
+  const collect: Collect = { transforms: new Set(), setups: new Set() };
+  let visible: OutputState = EMPTY;
+  let confidence: StatusConfidence = "complete";
+  const weaken = (to: StatusConfidence) => {
+    if (to === "conditional" || confidence === "complete") confidence = to;
+  };
+  // A newline starts a new list exactly as `;` does.
+  const steps: { pipeline: Pipeline; connector: "sequence" | "and" | "or" }[] = [];
+  for (const list of program.lists) {
+    list.pipelines.forEach((pipeline, index) =>
+      steps.push({ pipeline, connector: index === 0 ? "sequence" : list.connectors[index - 1] })
+    );
+  }
+  let pipefailEver = false; // an unconditional `set -o pipefail` ran before
+  let pipefailInChain = false; // set earlier in the current `&&` chain
+  let silentSoFar = true; // every earlier pipeline was `set`, `true` or `:`
+  for (const [index, { pipeline, connector }] of steps.entries()) {
+    if (index > 0) {
+      if (connector === "or") weaken("conditional");
+      else if (connector === "sequence" && !silentSoFar) weaken("final-stage-only");
+    }
+    if (connector !== "and") pipefailInChain = false;
+    const facts = planPipeline(pipeline, registry, collect);
+    if ("reason" in facts) return { ok: false, ...facts };
+    if (facts.stages > 1 && !(pipefailEver || pipefailInChain)) weaken("final-stage-only");
+    if (facts.setup?.pipefail) {
+      if (connector === "sequence") pipefailEver = true;
+      else pipefailInChain = true;
+    }
+    silentSoFar &&= facts.setup !== undefined && SILENT_SETUP.has(facts.setup.program);
+    visible = combineStates(visible, facts.visible);
+    if (visible.kind === "exact" || visible.kind === "unknown") {
+      return visible.rule === undefined
+        ? { ok: false, reason: visible.reason }
+        : { ok: false, reason: visible.reason, rule: visible.rule };
+    }
+    if (visible.kind === "conflict") return { ok: false, reason: "mixed-reducers" };
+  }
+  if (visible.kind !== "typed") return { ok: false, reason: "no-typed-output" };
+  const setupPrograms = sortedUnique(collect.setups);
+  return {
+    ok: true,
+    plan: {
+      rule: visible.typed.rule,
+      family: visible.typed.family,
+      ruleIds: visible.typed.ruleIds,
+      statusConfidence: confidence,
+      transformPrograms: sortedUnique(collect.transforms),
+      setupPrograms,
+      failOpenSetupDiagnostics: setupPrograms.length > 0,
+    },
+  };
+}
+
+/**
+ * The rule to reduce with under the plan's status confidence: the plan's
+ * rule when `complete`, else the same rule with its failure policy also used
+ * on success (seed 001: `FinalStageOnly` and `Conditional` use the larger
+ * failure policy).
+ */
+export function effectiveRule(plan: ResultPlan): ReductionRule {
+  if (plan.statusConfidence === "complete") return plan.rule;
+  return { ...plan.rule, success: plan.rule.failure };
+}
+
+/**
+ * True when `text` holds a line that a setup or transform program of `plan`
+ * printed as a diagnostic (`cd: …`, `bash: cd: …`, `bash: line 1: cd: …`,
+ * `tee: …`). Callers preserve the exact result when it does (fail open).
+ * Reads at most the first 256 bytes of each line.
+ */
+export function hasStageDiagnostics(plan: ResultPlan, text: string): boolean {
+  const programs = [...plan.setupPrograms, ...plan.transformPrograms];
+  if (programs.length === 0) return false;
+  for (const line of text.split("\n")) {
+    const head = line.slice(0, 256);
+    for (const program of programs) {
+      if (head.startsWith(`${program}: `) || head.includes(`: ${program}: `)) return true;
+    }
+  }
+  return false;
+}

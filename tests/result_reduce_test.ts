@@ -1,0 +1,198 @@
+/**
+ * `yarp result-reduce` (seed 001, "Runtime flow"): the plan's rule reduces
+ * the text under its status policy only when an exact copy exists and both
+ * savings gates pass; otherwise the input comes back byte for byte. The
+ * exact copy is archived first (the `archive put` path) and `yarp read`
+ * returns it; `--archive-id` must name a stored call; `YARP_ARCHIVE=off`
+ * means no reduction; `--json` reports without command or output text.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  type ExactCopy,
+  parseResultReduceArgs,
+  reduceFinishedResult,
+} from "../lib/cli/result_reduce.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
+import { loadShellParser } from "../lib/shell/mod.ts";
+
+const YARP = new URL("../bin/yarp", import.meta.url).pathname;
+const parser = await loadShellParser();
+const registry = createRuleRegistry([builtinRuleSource()]);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const COPY: ExactCopy = { obtain: () => Promise.resolve({ id: "0123abcd" }) };
+const NO_COPY: ExactCopy = { obtain: () => Promise.resolve({ reason: "archive-off" }) };
+const NEVER: ExactCopy = {
+  obtain: () => Promise.reject(new Error("no plan may ask for an exact copy")),
+};
+
+function cargoOutput(tests: number): Uint8Array {
+  let text = `running ${tests} tests\n`;
+  for (let i = 0; i < tests; i++) text += `test tests::case_${i} ... ok\n`;
+  return encoder.encode(text + `\ntest result: ok. ${tests} passed; 0 failed\n`);
+}
+
+Deno.test("reduces a planned result and names the exact copy", async () => {
+  const input = cargoOutput(400);
+  const { output, report } = await reduceFinishedResult(
+    "cargo test | head -500",
+    input,
+    0,
+    parser,
+    registry,
+    COPY,
+  );
+  assert.ok(report.changed);
+  assert.equal(report.rule, "tests/cargo-test");
+  assert.deepEqual(report.reasons, ["reduced", "status:final-stage-only"]);
+  assert.ok(output.length < input.length);
+  assert.equal(report.bytesAfter, output.length);
+  assert.match(decoder.decode(output), /exact: yarp read 0123abcd\]/);
+  assert.match(decoder.decode(output), /test result: ok\. 400 passed/);
+});
+
+Deno.test("pass-through cases return the input exactly", async () => {
+  const input = cargoOutput(400);
+  const cases: [string, ExactCopy, string][] = [
+    ["cargo test | sed s/a/b/", NEVER, "unknown-program"],
+    ['echo "$X" | rg x', NEVER, "parse:expansion"],
+    ["cargo test && cargo build", NEVER, "mixed-reducers"],
+    ["cargo test", NO_COPY, "archive-off"],
+    ["cargo test", { obtain: () => Promise.reject(new Error("disk")) }, "archive-failed"],
+  ];
+  for (const [source, copy, reason] of cases) {
+    const { output, report } = await reduceFinishedResult(source, input, 0, parser, registry, copy);
+    assert.equal(output, input, source);
+    assert.ok(!report.changed, source);
+    assert.deepEqual(report.reasons, [reason], source);
+  }
+  const small = cargoOutput(2);
+  const short = await reduceFinishedResult("cargo test", small, 0, parser, registry, COPY);
+  assert.equal(short.output, small);
+  assert.deepEqual(short.report.reasons, ["no-savings"]);
+  const failing = encoder.encode("bash: line 1: cd: crate: No such file or directory\n");
+  const withCd = new Uint8Array([...failing, ...input]);
+  const cd = await reduceFinishedResult(
+    "cd crate && cargo test",
+    withCd,
+    1,
+    parser,
+    registry,
+    COPY,
+  );
+  assert.equal(cd.output, withCd);
+  assert.deepEqual(cd.report.reasons, ["stage-diagnostics"]);
+});
+
+Deno.test("property: any source and text either reduce with a copy or come back exactly", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("cargo test | head", "rg x | sort")),
+      fc.uint8Array({ maxLength: 2_000 }),
+      async (source, input) => {
+        let asked = false;
+        const copy: ExactCopy = {
+          obtain: () => {
+            asked = true;
+            return Promise.resolve({ id: "0123abcd" });
+          },
+        };
+        const { output, report } = await reduceFinishedResult(
+          source,
+          input,
+          undefined,
+          parser,
+          registry,
+          copy,
+        );
+        if (!report.changed) return output === input;
+        return asked && output.length < input.length;
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("argument parsing", () => {
+  assert.deepEqual(parseResultReduceArgs(["--command", "x", "--exit-code=3", "--json"]), {
+    command: "x",
+    exitCode: 3,
+    archiveId: undefined,
+    rulePacks: [],
+    json: true,
+  });
+  assert.deepEqual(parseResultReduceArgs([]), { error: "--command: required" });
+  assert.deepEqual(parseResultReduceArgs(["--command", "x", "--exit-code", "256"]), {
+    error: "--exit-code: expected 0 to 255, got '256'",
+  });
+  assert.deepEqual(parseResultReduceArgs(["--command", "x", "--bogus"]), {
+    error: "unknown option '--bogus'",
+  });
+});
+
+const DIR = await Deno.makeTempDir({ prefix: "yarp-result-reduce-" });
+
+async function yarp(args: string[], env: Record<string, string>, stdin: Uint8Array) {
+  const child = new Deno.Command(YARP, {
+    args,
+    env: { XDG_STATE_HOME: `${DIR}/state`, XDG_CONFIG_HOME: `${DIR}/config`, ...env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(stdin);
+  await writer.close();
+  return await child.output();
+}
+
+Deno.test("CLI: archives first, prints the reduction, and yarp read gives the input back", async () => {
+  const input = cargoOutput(400);
+  const json = await yarp(["result-reduce", "--json", "--command", "cargo test"], {}, input);
+  assert.equal(json.code, 0);
+  const report = JSON.parse(decoder.decode(json.stdout));
+  assert.equal(report.changed, true);
+  assert.equal(report.rule, "tests/cargo-test");
+  assert.deepEqual(report.reasons, ["reduced", "status:complete"]);
+  assert.equal(report.bytes_before, input.length);
+  const read = await yarp(["read", report.archive_id], {}, new Uint8Array());
+  assert.deepEqual(read.stdout, input);
+
+  const text = await yarp(
+    [
+      "result-reduce",
+      "--command",
+      "cargo test",
+      "--exit-code",
+      "0",
+      "--archive-id",
+      report.archive_id,
+    ],
+    {},
+    input,
+  );
+  assert.equal(text.code, 0);
+  assert.ok(text.stdout.length < input.length);
+  assert.match(decoder.decode(text.stdout), new RegExp(`yarp read ${report.archive_id}\\]`));
+
+  const unknown = await yarp(
+    ["result-reduce", "--command", "cargo test", "--archive-id", "ffffffff"],
+    {},
+    input,
+  );
+  assert.deepEqual(unknown.stdout, input);
+
+  const off = await yarp(
+    ["result-reduce", "--command", "cargo test"],
+    { YARP_ARCHIVE: "off" },
+    input,
+  );
+  assert.deepEqual(off.stdout, input);
+
+  const bad = await yarp(["result-reduce"], {}, input);
+  assert.equal(bad.code, 2);
+  assert.equal(decoder.decode(bad.stderr), "yarp result-reduce: --command: required\n");
+});
