@@ -223,13 +223,11 @@ export class RuleRegistry {
 export function createRuleRegistry(sources: readonly RuleSource[]): RuleRegistry {
   const enabled: RuleSource[] = [];
   const disabled: DisabledPack[] = [];
-  const packIds = new Set<string>();
-  const ruleOwners = new Map<string, string>();
   let externalSeen = false;
   for (const source of sources) {
     if (source.origin === "external") {
       externalSeen = true;
-      const conflict = findConflict(source, packIds, ruleOwners);
+      const conflict = findConflict(source, enabled);
       if (conflict !== undefined) {
         disabled.push(conflict);
         continue;
@@ -238,21 +236,30 @@ export function createRuleRegistry(sources: readonly RuleSource[]): RuleRegistry
       throw new TypeError(`built-in source "${source.packId}" must come before external packs`);
     }
     enabled.push(source);
-    packIds.add(source.packId);
-    for (const id of source.ruleIds) {
-      if (!ruleOwners.has(id)) ruleOwners.set(id, source.packId);
-    }
   }
   return new RuleRegistry(enabled, disabled);
 }
 
+/** The smallest id in both sorted, duplicate-free lists: a merge walk, no hashing. */
+function firstCommonId(left: readonly string[], right: readonly string[]): string | undefined {
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    const order = compareCodeUnits(left[i], right[j]);
+    if (order === 0) return left[i];
+    if (order < 0) i += 1;
+    else j += 1;
+  }
+  return undefined;
+}
+
+/** Why `source` cannot join the `enabled` sources, naming the smallest clashing rule id. */
 function findConflict(
   source: RuleSource,
-  packIds: ReadonlySet<string>,
-  ruleOwners: ReadonlyMap<string, string>,
+  enabled: readonly RuleSource[],
 ): DisabledPack | undefined {
   const packId = source.packId;
-  if (packIds.has(packId)) {
+  if (enabled.some((earlier) => earlier.packId === packId)) {
     return {
       packId,
       reason: "duplicate-pack-id",
@@ -260,19 +267,24 @@ function findConflict(
       message: `rule pack "${packId}" disabled: a pack with the same id is already loaded`,
     };
   }
-  for (const ruleId of source.ruleIds) {
-    const owner = ruleOwners.get(ruleId);
-    if (owner === undefined) continue;
-    return {
-      packId,
-      reason: "duplicate-rule-id",
-      conflictingPackId: owner,
-      conflictingRuleId: ruleId,
-      message:
-        `rule pack "${packId}" disabled: rule id "${ruleId}" is already defined by pack "${owner}"`,
-    };
+  let clash: { ruleId: string; owner: string } | undefined;
+  for (const earlier of enabled) {
+    const ruleId = firstCommonId(source.ruleIds, earlier.ruleIds);
+    if (
+      ruleId !== undefined && (clash === undefined || compareCodeUnits(ruleId, clash.ruleId) < 0)
+    ) {
+      clash = { ruleId, owner: earlier.packId };
+    }
   }
-  return undefined;
+  if (clash === undefined) return undefined;
+  return {
+    packId,
+    reason: "duplicate-rule-id",
+    conflictingPackId: clash.owner,
+    conflictingRuleId: clash.ruleId,
+    message: `rule pack "${packId}" disabled: rule id "${clash.ruleId}" is already defined by ` +
+      `pack "${clash.owner}"`,
+  };
 }
 
 function indexedRuleSource(
