@@ -1,64 +1,14 @@
 /**
  * Shared plumbing of the archive subcommands (`read`, `search`, `archive`):
- * a small argument parser, the archive location from config and
- * environment, opening the database with one-line errors, and raw byte
- * output. Hand-written parsing: `node:util` costs 10–15 ms at start-up,
- * and `yarp search` has a 50 ms budget.
+ * the archive location from config and environment, opening the database
+ * with one-line errors, and raw byte output. Arguments are parsed by
+ * `_args.ts`.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ArchiveSettings } from "../archive/mod.ts";
 import type { TextIo } from "./io.ts";
-
-/** Parsed arguments: positional words, boolean flags and single-valued options. */
-export interface ParsedArgs {
-  readonly positional: readonly string[];
-  readonly flags: ReadonlySet<string>;
-  readonly values: ReadonlyMap<string, string>;
-}
-
-/**
- * Parses `args` against the allowed `flags` (no value) and `options` (one
- * value, `--name v` or `--name=v`, given at most once). `--` ends options.
- * Returns one error line for an unknown option, a missing value or a
- * repeated option.
- */
-export function parseArgs(
-  args: readonly string[],
-  flags: readonly string[],
-  options: readonly string[],
-): ParsedArgs | { error: string } {
-  const positional: string[] = [];
-  const seen = new Set<string>();
-  const values = new Map<string, string>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index];
-    if (arg === "--") {
-      positional.push(...args.slice(index + 1));
-      break;
-    }
-    if (!arg.startsWith("-") || arg === "-") {
-      positional.push(arg);
-      continue;
-    }
-    const equals = arg.indexOf("=");
-    const name = equals === -1 ? arg : arg.slice(0, equals);
-    if (flags.includes(name) && equals === -1) {
-      seen.add(name);
-      continue;
-    }
-    if (!options.includes(name)) return { error: `unknown option '${name}'` };
-    if (values.has(name)) return { error: `${name}: given more than once` };
-    if (equals !== -1) values.set(name, arg.slice(equals + 1));
-    else {
-      if (index + 1 >= args.length) return { error: `option '${name}' needs a value` };
-      values.set(name, args[index + 1]);
-      index += 1;
-    }
-  }
-  return { positional, flags: seen, values };
-}
 
 /**
  * The archive settings from the config file and environment, or one error

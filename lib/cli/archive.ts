@@ -18,7 +18,8 @@
  *
  * @module
  */
-import { isoTime, parseArgs, putFinishedResult, withArchive } from "./_archive.ts";
+import { operands, parseArgs } from "./_args.ts";
+import { isoTime, putFinishedResult, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE = `usage:
@@ -121,10 +122,11 @@ function fileSize(path: string): number {
 }
 
 async function stats(args: string[], io: TextIo): Promise<number> {
-  const parsed = parseArgs(args, ["--json"], []);
+  const parsed = parseArgs(args, { flags: ["--json"] });
   if ("error" in parsed) return usageError(io, "stats", parsed.error);
-  if (parsed.positional.length > 0) {
-    return usageError(io, "stats", `unexpected argument '${parsed.positional[0]}'`);
+  const extra = operands(parsed);
+  if (extra.length > 0) {
+    return usageError(io, "stats", `unexpected argument '${extra[0]}'`);
   }
   const { archiveTotals } = await import("../archive/mod.ts");
   return await withArchive("archive stats", "read", io, (db, settings) => {
@@ -161,10 +163,11 @@ async function stats(args: string[], io: TextIo): Promise<number> {
 }
 
 async function prune(args: string[], io: TextIo): Promise<number> {
-  const parsed = parseArgs(args, ["--json"], ["--max-bytes", "--older-than"]);
+  const parsed = parseArgs(args, { flags: ["--json"], options: ["--max-bytes", "--older-than"] });
   if ("error" in parsed) return usageError(io, "prune", parsed.error);
-  if (parsed.positional.length > 0) {
-    return usageError(io, "prune", `unexpected argument '${parsed.positional[0]}'`);
+  const extra = operands(parsed);
+  if (extra.length > 0) {
+    return usageError(io, "prune", `unexpected argument '${extra[0]}'`);
   }
   const maxBytesText = parsed.values.get("--max-bytes");
   const maxBytes = maxBytesText === undefined ? undefined : parseByteSize(maxBytesText);
@@ -212,18 +215,17 @@ async function prune(args: string[], io: TextIo): Promise<number> {
 }
 
 async function forget(args: string[], io: TextIo): Promise<number> {
-  const parsed = parseArgs(args, [], []);
+  const parsed = parseArgs(args, {});
   if ("error" in parsed) return usageError(io, "forget", parsed.error);
-  if (parsed.positional.length !== 1) {
+  const words = operands(parsed);
+  if (words.length !== 1) {
     return usageError(
       io,
       "forget",
-      parsed.positional.length === 0
-        ? "missing ID"
-        : `unexpected argument '${parsed.positional[1]}'`,
+      words.length === 0 ? "missing ID" : `unexpected argument '${words[1]}'`,
     );
   }
-  const id = parsed.positional[0];
+  const id = words[0];
   const { findCall, forgetCall, isCallIdPrefix } = await import("../archive/mod.ts");
   if (!isCallIdPrefix(id)) {
     return usageError(io, "forget", `'${id}' is not a call id (4 to 16 hex digits)`);
@@ -245,10 +247,14 @@ async function forget(args: string[], io: TextIo): Promise<number> {
 }
 
 async function put(args: string[], io: TextIo): Promise<number> {
-  const parsed = parseArgs(args, ["--json"], ["--command", "--exit-code", "--cwd"]);
+  const parsed = parseArgs(args, {
+    flags: ["--json"],
+    options: ["--command", "--exit-code", "--cwd"],
+  });
   if ("error" in parsed) return usageError(io, "put", parsed.error);
-  if (parsed.positional.length > 0) {
-    return usageError(io, "put", `unexpected argument '${parsed.positional[0]}'`);
+  const extra = operands(parsed);
+  if (extra.length > 0) {
+    return usageError(io, "put", `unexpected argument '${extra[0]}'`);
   }
   const command = parsed.values.get("--command");
   if (command === undefined || command === "") return usageError(io, "put", "--command: required");

@@ -14,7 +14,8 @@
  *
  * @module
  */
-import { parseArgs, type ParsedArgs, withArchive, writeBytes } from "./_archive.ts";
+import { operands, parseArgs } from "./_args.ts";
+import { withArchive, writeBytes } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE = "usage: yarp read ID [--stream stdout|stderr|output] [--json]\n";
@@ -26,18 +27,17 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
     io.out(USAGE);
     return 0;
   }
-  const parsed: ParsedArgs | { error: string } = parseArgs(args, ["--json"], ["--stream"]);
+  const parsed = parseArgs(args, { flags: ["--json"], options: ["--stream"] });
   if ("error" in parsed) return usageError(io, parsed.error);
-  if (parsed.positional.length !== 1) {
+  const words = operands(parsed);
+  if (words.length !== 1) {
     return usageError(
       io,
-      parsed.positional.length === 0
-        ? "missing ID"
-        : `unexpected argument '${parsed.positional[1]}'`,
+      words.length === 0 ? "missing ID" : `unexpected argument '${words[1]}'`,
     );
   }
   const { isCallIdPrefix, findCall, streamChunks } = await import("../archive/mod.ts");
-  const id = parsed.positional[0];
+  const id = words[0];
   if (!isCallIdPrefix(id)) return usageError(io, `'${id}' is not a call id (4 to 16 hex digits)`);
   const wanted = parsed.values.get("--stream");
   if (wanted !== undefined && !(STREAM_NAMES as readonly string[]).includes(wanted)) {

@@ -31,6 +31,7 @@
  *
  * @module
  */
+import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { ShellParser } from "../shell/mod.ts";
@@ -48,53 +49,38 @@ export interface ResultReduceArgs {
   readonly json: boolean;
 }
 
-/** Parses the arguments after `result-reduce`; one error line when malformed. */
+/**
+ * Parses the arguments after `result-reduce` with the shared parser
+ * (`_args.ts`); one error line when malformed: no positionals and no `--`,
+ * `--command` required and not empty, `--exit-code` 0 to 255, no empty
+ * `--rule-pack` path.
+ */
 export function parseResultReduceArgs(
   args: readonly string[],
 ): ResultReduceArgs | { error: string } {
-  let command: string | undefined;
-  let exitCode: number | undefined;
-  let archiveId: string | undefined;
-  let json = false;
-  const rulePacks: string[] = [];
-  const seen = new Set<string>();
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index];
-    if (arg === "--json") {
-      json = true;
-      continue;
-    }
-    const equals = arg.indexOf("=");
-    const name = arg.startsWith("--") && equals !== -1 ? arg.slice(0, equals) : arg;
-    if (!["--command", "--exit-code", "--archive-id", "--rule-pack"].includes(name)) {
-      return { error: arg.startsWith("-") ? `unknown option '${name}'` : `unexpected '${arg}'` };
-    }
-    const value = equals !== -1 && name !== arg ? arg.slice(equals + 1) : args[++index];
-    if (value === undefined) return { error: `option '${name}' needs a value` };
-    if (name !== "--rule-pack") {
-      if (seen.has(name)) return { error: `${name}: given more than once` };
-      seen.add(name);
-    }
-    switch (name) {
-      case "--command":
-        command = value;
-        break;
-      case "--exit-code":
-        if (!/^\d{1,3}$/.test(value) || Number(value) > 255) {
-          return { error: `--exit-code: expected 0 to 255, got '${value}'` };
-        }
-        exitCode = Number(value);
-        break;
-      case "--archive-id":
-        archiveId = value;
-        break;
-      default:
-        if (value === "") return { error: "--rule-pack: missing path" };
-        rulePacks.push(value);
-    }
+  const parsed = parseArgs(args, {
+    flags: ["--json"],
+    options: ["--command", "--exit-code", "--archive-id"],
+    repeatable: ["--rule-pack"],
+  });
+  if ("error" in parsed) return parsed;
+  const stray = parsed.positionals[0] ?? (parsed.rest === undefined ? undefined : "--");
+  if (stray !== undefined) return { error: `unexpected argument '${stray}'` };
+  const codeText = parsed.values.get("--exit-code");
+  if (codeText !== undefined && (!/^\d{1,3}$/.test(codeText) || Number(codeText) > 255)) {
+    return { error: `--exit-code: expected 0 to 255, got '${codeText}'` };
   }
+  const rulePacks = parsed.lists.get("--rule-pack") ?? [];
+  if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
+  const command = parsed.values.get("--command");
   if (command === undefined || command === "") return { error: "--command: required" };
-  return { command, exitCode, archiveId, rulePacks, json };
+  return {
+    command,
+    exitCode: codeText === undefined ? undefined : Number(codeText),
+    archiveId: parsed.values.get("--archive-id"),
+    rulePacks,
+    json: parsed.flags.has("--json"),
+  };
 }
 
 /** What `result-reduce` decided, without any command or output text. */

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... -- 'SHELL SOURCE'\n";
@@ -68,30 +69,25 @@ interface RewriteArgs {
   readonly source: string | undefined;
 }
 
-/** Parses the arguments after `rewrite`; `source` is undefined when it comes on stdin. */
+/**
+ * Parses the arguments after `rewrite` with the shared parser (`_args.ts`):
+ * `--json`, any number of `--rule-pack P`, then either `-- SRC` (exactly one
+ * word) or nothing (`source` undefined: it comes on stdin). One error line
+ * when malformed.
+ */
 export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error: string } {
-  let json = false;
-  const rulePacks: string[] = [];
-  let index = 0;
-  for (; index < args.length; index += 1) {
-    const arg = args[index];
-    if (arg === "--") break;
-    if (arg === "--json") json = true;
-    else if (arg === "--rule-pack" || arg.startsWith("--rule-pack=")) {
-      const value = arg === "--rule-pack" ? args[++index] : arg.slice("--rule-pack=".length);
-      if (value === undefined || value === "") return { error: "--rule-pack: missing path" };
-      rulePacks.push(value);
-    } else {
-      return {
-        error: arg.startsWith("-") ? `unknown option '${arg}'` : `expected '--' before '${arg}'`,
-      };
-    }
+  const parsed = parseArgs(args, { flags: ["--json"], repeatable: ["--rule-pack"] });
+  if ("error" in parsed) return parsed;
+  if (parsed.positionals.length > 0) {
+    return { error: `expected '--' before '${parsed.positionals[0]}'` };
   }
-  const rest = args.slice(index + 1);
-  if (index < args.length && rest.length !== 1) {
+  const rulePacks = parsed.lists.get("--rule-pack") ?? [];
+  if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
+  const rest = parsed.rest;
+  if (rest !== undefined && rest.length !== 1) {
     return { error: "expected exactly one shell source argument after '--'" };
   }
-  return { json, rulePacks, source: index < args.length ? rest[0] : undefined };
+  return { json: parsed.flags.has("--json"), rulePacks, source: rest?.[0] };
 }
 
 /**

@@ -14,7 +14,6 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { encodeCompiledPack, openCompiledPack } from "../rules/compiled_pack.ts";
 import { formatDiagnostic } from "../rules/diagnostics.ts";
 import type { OutputPolicy, Rule, RuleMatcher } from "../rules/model.ts";
@@ -22,6 +21,7 @@ import { openCompiledPackFile, writeCompiledPackFile } from "../rules/pack_file.
 import type { RuleRef, Selection } from "../rules/registry.ts";
 import { loadSourcePack } from "../rules/source_pack.ts";
 import { packProblems } from "../reduce/pack_problems.ts";
+import { type ArgSpec, operands, parseArgs, type ParsedArgs } from "./_args.ts";
 import { loadRegistry } from "./_rule_packs.ts";
 import type { TextIo } from "./io.ts";
 
@@ -47,34 +47,27 @@ export async function rulesCommand(args: string[], io: TextIo): Promise<number> 
   return await run(rest, io);
 }
 
-type Parsed = ReturnType<typeof parseArgs>;
-
 /** Parses options strictly; prints one line and returns undefined on bad arguments. */
-function parse(
-  command: string,
-  args: string[],
-  options: NonNullable<Parameters<typeof parseArgs>[0]>["options"],
-  io: TextIo,
-): Parsed | undefined {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    io.err(`yarp rules ${command}: ${(error as Error).message.split("\n")[0]}\n`);
-    return undefined;
-  }
+function parse(command: string, args: string[], spec: ArgSpec, io: TextIo): ParsedArgs | undefined {
+  const parsed = parseArgs(args, spec);
+  if (!("error" in parsed)) return parsed;
+  io.err(`yarp rules ${command}: ${parsed.error}\n`);
+  return undefined;
 }
 
+/** The one operand (a positional, or the word after `--`), or undefined after one error line. */
 function onePositional(
   command: string,
-  parsed: Parsed,
+  parsed: ParsedArgs,
   what: string,
   io: TextIo,
 ): string | undefined {
-  if (parsed.positionals.length !== 1) {
+  const words = operands(parsed);
+  if (words.length !== 1) {
     io.err(`yarp rules ${command}: expected exactly one ${what} argument\n`);
     return undefined;
   }
-  return parsed.positionals[0];
+  return words[0];
 }
 
 /** Validates a source pack; prints diagnostics and overlaps; 0 only when valid. */
@@ -109,11 +102,16 @@ async function checkCommand(args: string[], io: TextIo): Promise<number> {
 }
 
 async function compileCommand(args: string[], io: TextIo): Promise<number> {
-  const parsed = parse("compile", args, { output: { type: "string", short: "o" } }, io);
+  const parsed = parse(
+    "compile",
+    args,
+    { options: ["--output"], aliases: { "-o": "--output" } },
+    io,
+  );
   const dir = parsed && onePositional("compile", parsed, "DIR", io);
   if (dir === undefined) return 2;
-  const output = parsed!.values.output;
-  if (typeof output !== "string" || output === "") {
+  const output = parsed!.values.get("--output");
+  if (output === undefined || output === "") {
     io.err("yarp rules compile: --output FILE.yrp is required\n");
     return 2;
   }
@@ -152,10 +150,8 @@ async function verifyCommand(args: string[], io: TextIo): Promise<number> {
   }
 }
 
-const PACK_OPTIONS = { "rule-pack": { type: "string", multiple: true } } as const;
-
-function packPaths(parsed: Parsed): string[] {
-  return (parsed.values["rule-pack"] as string[] | undefined) ?? [];
+function packPaths(parsed: ParsedArgs): readonly string[] {
+  return parsed.lists.get("--rule-pack") ?? [];
 }
 
 function describeMatcher(match: RuleMatcher): string {
@@ -184,10 +180,11 @@ function describeAction(rule: Rule): string {
 }
 
 async function listCommand(args: string[], io: TextIo): Promise<number> {
-  const parsed = parse("list", args, PACK_OPTIONS, io);
+  const parsed = parse("list", args, { repeatable: ["--rule-pack"] }, io);
   if (parsed === undefined) return 2;
-  if (parsed.positionals.length > 0) {
-    io.err(`yarp rules list: unexpected argument '${parsed.positionals[0]}'\n`);
+  const extra = operands(parsed);
+  if (extra.length > 0) {
+    io.err(`yarp rules list: unexpected argument '${extra[0]}'\n`);
     return 2;
   }
   const loaded = await loadRegistry(packPaths(parsed));
@@ -274,25 +271,21 @@ function selectionText(selection: Selection, argv: readonly string[]): string {
 }
 
 async function explainCommand(args: string[], io: TextIo): Promise<number> {
-  const split = args.indexOf("--");
-  if (split < 0 || split === args.length - 1) {
+  const parsed = parse("explain", args, { flags: ["--json"], repeatable: ["--rule-pack"] }, io);
+  if (parsed === undefined) return 2;
+  const argv = parsed.rest;
+  if (argv === undefined || argv.length === 0) {
     io.err("yarp rules explain: expected '-- PROG ARGS...'\n");
     return 2;
   }
-  const parsed = parse("explain", args.slice(0, split), {
-    ...PACK_OPTIONS,
-    json: { type: "boolean" },
-  }, io);
-  if (parsed === undefined) return 2;
   if (parsed.positionals.length > 0) {
     io.err(`yarp rules explain: unexpected argument '${parsed.positionals[0]}' before '--'\n`);
     return 2;
   }
-  const argv = args.slice(split + 1);
   const loaded = await loadRegistry(packPaths(parsed));
   const selection = loaded.registry.select(argv);
   const disabled = loaded.registry.disabled.map((d) => d.message);
-  if (parsed.values.json) {
+  if (parsed.flags.has("--json")) {
     io.out(JSON.stringify(selectionJson(selection, loaded.errors, disabled)) + "\n");
   } else {
     for (const line of [...loaded.errors, ...disabled]) io.err(`${line}\n`);

@@ -30,6 +30,7 @@ import {
   runPassthrough,
   runReduced,
 } from "../run/runner.ts";
+import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE =
@@ -45,26 +46,15 @@ export interface RunOptions {
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/;
 
-/** The YARP options of `run`; each takes a value (`--name value` or `--name=value`). */
-const OPTION_NAMES = ["--rule-pack", "--expect-rule", "--pack-digest"] as const;
-type OptionName = (typeof OPTION_NAMES)[number];
-
-function isOptionName(name: string): name is OptionName {
-  return (OPTION_NAMES as readonly string[]).includes(name);
-}
-
 /**
- * Parses the arguments after `run`. Everything after the first `--` is the
- * child argv, verbatim; before it only the YARP options are allowed, each as
- * `--name value` or `--name=value` (a separate value may not start with `-`).
- * Returns the options, or `{ error }` with one line (no `yarp run:` prefix)
- * for a missing `--` or command, an unknown option, a stray argument, a
- * missing value, a repeated `--expect-rule`, an empty path or rule id, a
- * malformed digest, or a digest count other than the pack count. Digests are
- * lower-cased.
- *
- * Hand-written rather than `node:util` `parseArgs`: loading any `node:`
- * module costs 10–15 ms of start-up, a third of the 40 ms `yarp run` budget.
+ * Parses the arguments after `run` with the shared parser (`_args.ts`).
+ * Everything after the first `--` is the child argv, verbatim; before it only
+ * the YARP options are allowed, each as `--name value` or `--name=value` (a
+ * separate value may not start with `-`). Returns the options, or `{ error }`
+ * with one line (no `yarp run:` prefix) for a missing `--` or command, an
+ * unknown option, a stray argument, a missing value, a repeated
+ * `--expect-rule`, an empty path or rule id, a malformed digest, or a digest
+ * count other than the pack count. Digests are lower-cased.
  *
  * @example
  * ```ts
@@ -80,40 +70,21 @@ function isOptionName(name: string): name is OptionName {
  * ```
  */
 export function parseRunArgs(args: readonly string[]): RunOptions | { error: string } {
-  const separator = args.indexOf("--");
-  if (separator === -1) return { error: "expected '--' before the command" };
-  const argv = args.slice(separator + 1);
-  const values: Record<OptionName, string[]> = {
-    "--rule-pack": [],
-    "--expect-rule": [],
-    "--pack-digest": [],
-  };
-  for (let index = 0; index < separator; index += 1) {
-    const arg = args[index];
-    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = equals === -1 ? arg : arg.slice(0, equals);
-    if (!isOptionName(name)) {
-      return {
-        error: arg.startsWith("-")
-          ? `unknown option '${name}'`
-          : `unexpected argument '${arg}' before '--'`,
-      };
-    }
-    if (equals !== -1) {
-      values[name].push(arg.slice(equals + 1));
-      continue;
-    }
-    const value = args[index + 1];
-    if (index + 1 >= separator || value.startsWith("-")) {
-      return { error: `option '${name}' needs a value` };
-    }
-    values[name].push(value);
-    index += 1;
+  if (!args.includes("--")) return { error: "expected '--' before the command" };
+  const parsed = parseArgs(args, {
+    options: ["--expect-rule"],
+    repeatable: ["--rule-pack", "--pack-digest"],
+  });
+  if ("error" in parsed) return parsed;
+  if (parsed.positionals.length > 0) {
+    return { error: `unexpected argument '${parsed.positionals[0]}' before '--'` };
   }
-  if (values["--expect-rule"].length > 1) return { error: "--expect-rule: given more than once" };
-  const expectRule = values["--expect-rule"][0];
-  const rulePacks = values["--rule-pack"];
-  const packDigests = values["--pack-digest"].map((digest) => digest.toLowerCase());
+  const argv = parsed.rest ?? [];
+  const expectRule = parsed.values.get("--expect-rule");
+  const rulePacks = parsed.lists.get("--rule-pack") ?? [];
+  const packDigests = (parsed.lists.get("--pack-digest") ?? []).map((digest) =>
+    digest.toLowerCase()
+  );
   if (argv.length === 0) return { error: "missing command after '--'" };
   if (rulePacks.includes("")) return { error: "--rule-pack: empty path" };
   if (expectRule === "") return { error: "--expect-rule: empty rule id" };

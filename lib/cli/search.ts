@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { isoTime, parseArgs, withArchive } from "./_archive.ts";
+import { operands, parseArgs } from "./_args.ts";
+import { isoTime, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
 
 const USAGE = "usage: yarp search QUERY... [--limit N] [--json]\n";
@@ -21,9 +22,9 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     io.out(USAGE);
     return 0;
   }
-  const parsed = parseArgs(args, ["--json"], ["--limit"]);
+  const parsed = parseArgs(args, { flags: ["--json"], options: ["--limit"] });
   if ("error" in parsed) return usageError(io, parsed.error);
-  const query = parsed.positional.join(" ");
+  const query = operands(parsed).join(" ");
   if (query.trim() === "") return usageError(io, "missing QUERY");
   const limitText = parsed.values.get("--limit");
   const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
