@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { OutputPolicy, ReductionRule } from "../lib/rules/model.ts";
+import type { LinePattern, OutputPolicy, ReductionRule } from "../lib/rules/model.ts";
 
 const te = new TextEncoder();
 
@@ -30,26 +30,49 @@ export const HEAD_TAIL_RULE: ReductionRule = {
   failure: BENCH_POLICY,
 };
 
+/** A pattern as the benchmark rules write it: case-sensitive. */
+function pattern(kind: LinePattern["kind"], value: string, trim: LinePattern["trim"]): LinePattern {
+  return { kind, value, caseMode: "sensitive", trim };
+}
+
+/** A `line_filter` over the benchmark policy that strips ANSI. */
+function filterRule(id: string, drop: LinePattern[], keep: LinePattern[]): ReductionRule {
+  const reducer = { kind: "line_filter" as const, stripAnsi: true, drop, keep };
+  return { id, action: "reduce", match, reducer, success: BENCH_POLICY, failure: BENCH_POLICY };
+}
+
 /** `line_filter` that strips ANSI, drops progress lines and keeps diagnostics. */
-export const LINE_FILTER_RULE: ReductionRule = {
-  id: "bench/line-filter",
-  action: "reduce",
-  match,
-  reducer: {
-    kind: "line_filter",
-    stripAnsi: true,
-    drop: [
-      { kind: "prefix", value: "Compiling ", caseMode: "sensitive", trim: "start" },
-      { kind: "prefix", value: "Downloaded ", caseMode: "sensitive", trim: "start" },
-    ],
-    keep: [
-      { kind: "contains", value: "error", caseMode: "ascii_insensitive", trim: "none" },
-      { kind: "contains", value: "warning", caseMode: "ascii_insensitive", trim: "none" },
-      { kind: "prefix", value: "test result:", caseMode: "sensitive", trim: "start" },
-    ],
-  },
-  success: BENCH_POLICY,
-  failure: BENCH_POLICY,
+export const LINE_FILTER_RULE: ReductionRule = filterRule("bench/line-filter", [
+  pattern("prefix", "Compiling ", "start"),
+  pattern("prefix", "Downloaded ", "start"),
+], [
+  { kind: "contains", value: "error", caseMode: "ascii_insensitive", trim: "none" },
+  { kind: "contains", value: "warning", caseMode: "ascii_insensitive", trim: "none" },
+  pattern("prefix", "test result:", "start"),
+]);
+
+/**
+ * A drop-only `line_filter` shaped like the built-in cargo and npm test
+ * rules: strips ANSI and drops progress and passing-test lines by trimmed
+ * prefix, one `contains` and one trimmed suffix; every other line is a
+ * candidate.
+ */
+export const DROP_FILTER_RULE: ReductionRule = filterRule("bench/drop-filter", [
+  pattern("prefix", "Compiling ", "start"),
+  pattern("prefix", "Checking ", "start"),
+  pattern("prefix", "Downloaded ", "start"),
+  pattern("prefix", "Fresh ", "start"),
+  pattern("prefix", "✓ ", "start"),
+  pattern("prefix", "PASS ", "start"),
+  pattern("contains", ": Entering directory '", "none"),
+  pattern("suffix", " ... ok", "both"),
+], []);
+
+/** The benchmarked rules by the name the benchmarks print. */
+export const BENCH_RULES: Readonly<Record<string, ReductionRule>> = {
+  head_tail: HEAD_TAIL_RULE,
+  keep_filter: LINE_FILTER_RULE,
+  drop_filter: DROP_FILTER_RULE,
 };
 
 /** Repeats `line(i)` (i = 0, 1, …) until the block holds at least 64 KiB. */

@@ -1,8 +1,9 @@
 /**
- * `Deno.bench` for the bounded reducers: `head_tail` and `line_filter` over
- * 1 MiB and 100 MiB synthetic streams of short lines, long lines, ANSI
- * colour, invalid UTF-8 and a high filter-match rate, pushed in 64 KiB
- * chunks (a ~64 KiB block repeated, so no input is held in memory).
+ * `Deno.bench` for the bounded reducers: `head_tail` and two `line_filter`
+ * rules (with `keep` patterns, and drop-only) over 1 MiB and 100 MiB
+ * synthetic streams of short lines, long lines, ANSI colour, invalid UTF-8
+ * and a high filter-match rate, pushed in 64 KiB chunks (a ~64 KiB block
+ * repeated, so no input is held in memory).
  *
  * Run: `deno bench bench/reduce_bench.ts`
  *
@@ -10,7 +11,7 @@
  */
 import { createStreamReducer } from "../lib/reduce/mod.ts";
 import type { ReductionRule } from "../lib/rules/model.ts";
-import { HEAD_TAIL_RULE, inputBlocks, LINE_FILTER_RULE } from "./_reduce_data.ts";
+import { BENCH_RULES, inputBlocks } from "./_reduce_data.ts";
 
 const MIB = 1024 * 1024;
 
@@ -23,12 +24,12 @@ function stream(rule: ReductionRule, block: Uint8Array, bytes: number): number {
 }
 
 for (const [shape, block] of Object.entries(inputBlocks())) {
-  for (const rule of [HEAD_TAIL_RULE, LINE_FILTER_RULE]) {
+  for (const [name, rule] of Object.entries(BENCH_RULES)) {
     for (const mib of [1, 100]) {
       Deno.bench({
-        name: `${rule.reducer.kind} ${shape} ${mib} MiB`,
+        name: `${name} ${shape} ${mib} MiB`,
         group: `${shape} ${mib} MiB`,
-        baseline: rule === HEAD_TAIL_RULE,
+        baseline: name === "head_tail",
         n: mib === 1 ? undefined : 5,
         warmup: mib === 1 ? undefined : 1,
         fn() {

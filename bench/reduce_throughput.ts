@@ -1,8 +1,8 @@
 /**
  * Streams N MiB (first argument, default 1024) of each synthetic input shape
  * (further arguments, default every shape of `inputBlocks`: short, long,
- * ansi, invalid_utf8, filter_heavy) through `head_tail` and `line_filter` in
- * 64 KiB chunks and prints, over R runs (second argument, default 3), the
+ * ansi, invalid_utf8, filter_heavy) through each of `BENCH_RULES` (`head_tail`,
+ * a `line_filter` with `keep` patterns, a drop-only one) in 64 KiB chunks and prints, over R runs (second argument, default 3), the
  * median and slowest-run rate in MB/s by wall time and by process CPU time
  * (user + system; on a shared machine the CPU figure is the reducer's own
  * speed), the retained state against its bound, and the peak resident set
@@ -16,7 +16,7 @@
 import process from "node:process";
 import { createStreamReducer, streamMemoryBound } from "../lib/reduce/mod.ts";
 import type { ReductionRule } from "../lib/rules/model.ts";
-import { HEAD_TAIL_RULE, inputBlocks, LINE_FILTER_RULE } from "./_reduce_data.ts";
+import { BENCH_RULES, inputBlocks } from "./_reduce_data.ts";
 
 const CHUNK = 64 * 1024;
 const mib = Number(Deno.args[0] ?? 1024);
@@ -83,12 +83,12 @@ const summary = (rates: number[]) => {
 for (const shape of shapes) {
   const block = blocks[shape];
   if (block === undefined) throw new Error(`unknown shape ${shape}; known: ${Object.keys(blocks)}`);
-  for (const rule of [HEAD_TAIL_RULE, LINE_FILTER_RULE]) {
+  for (const [name, rule] of Object.entries(BENCH_RULES)) {
     const done: Run[] = [];
     for (let r = 0; r < runs; r++) done.push(runOnce(rule, block));
     const last = done[done.length - 1];
     console.log(
-      `${shape.padEnd(12)} ${rule.reducer.kind.padEnd(11)} ${mib} MiB × ${runs}: ` +
+      `${shape.padEnd(12)} ${name.padEnd(11)} ${mib} MiB × ${runs}: ` +
         `wall ${summary(done.map((r) => rate(r.seconds)))}; ` +
         `cpu ${summary(done.map((r) => rate(r.cpuSeconds)))}; ` +
         `output ${last.outBytes} B; retained ${last.retained} B ≤ bound ${

@@ -145,3 +145,26 @@ Deno.test("property: every kind agrees with a naive reference", () => {
     { numRuns: 2000 },
   );
 });
+
+Deno.test("property: a pattern set matches exactly when one of its patterns does", () => {
+  const alphabet = fc.constantFrom("a", "b", "A", " ", "\t", "é", "✓");
+  const value = fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((a) => a.join(""));
+  const p = fc.tuple(
+    fc.constantFrom<PatternKind>("exact", "prefix", "suffix", "contains"),
+    value,
+    fc.constantFrom<PatternCase>("sensitive", "ascii_insensitive"),
+    fc.constantFrom<PatternTrim>("none", "start", "both"),
+  ).map(([kind, v, caseMode, trim]) => pattern(kind, v, caseMode, trim));
+  fc.assert(
+    fc.property(
+      fc.array(p, { maxLength: 20 }),
+      fc.array(alphabet, { maxLength: 16 }).map((a) => a.join("")),
+      (patterns, line) => {
+        const bytes = te.encode(line);
+        const expected = patterns.some((q) => test(q, bytes));
+        equal(new LinePatternSet(patterns).matchesAny(bytes, 0, bytes.length), expected);
+      },
+    ),
+    { numRuns: 2000 },
+  );
+});

@@ -613,20 +613,58 @@ function naiveCandidates(spec: ReducerSpec & { kind: "line_filter" }, input: Uin
   return { kept: new Uint8Array(kept), keptLines, total };
 }
 
-Deno.test("property: line_filter keeps exactly the lines a naive filter keeps", () => {
-  const value = fc.constantFrom("err", "error", "r:", "ab", "A", "x\x1b", "[3", "e r");
+/**
+ * Checks that, under a policy wide enough to keep every candidate, `line_filter` keeps exactly
+ * the lines {@link naiveCandidates} keeps, whatever the chunk size.
+ */
+function agreesWithNaive(
+  specArb: fc.Arbitrary<ReducerSpec & { kind: "line_filter" }>,
+  inputArb: fc.Arbitrary<Uint8Array>,
+): void {
+  const wide = policy({
+    headLines: 500,
+    tailLines: 0,
+    maxLineBytes: 4096,
+    maxOutputBytes: 1 << 20,
+  });
+  fc.assert(
+    fc.property(specArb, inputArb, fc.integer({ min: 1, max: 300 }), (s, bytes, chunkSize) => {
+      const out = reduce(rule(s, wide), bytes, { chunkSize });
+      const { kept, keptLines, total } = naiveCandidates(s, bytes);
+      equal(out.inputLines, total);
+      // Unchanged output is the exact input: the marker alone would not have saved a byte.
+      if (!out.changed) return deepEqual(out.bytes, bytes);
+      equal(out.omittedLines, total - keptLines);
+      deepEqual(out.bytes.subarray(0, kept.length), kept);
+      match(td.decode(out.bytes.subarray(kept.length)), /^\n?\[yarp: kept [\d,]+ of/);
+    }),
+    { numRuns: 500 },
+  );
+}
+
+/** `line_filter` specs of up to `maxDrop` drop and `keepLength` keep patterns with one of `values` each. */
+function filterSpecArb(
+  values: string[],
+  maxDrop: number,
+  keepLength: { minLength: number; maxLength: number },
+) {
   const pattern = fc.record({
     kind: fc.constantFrom("exact", "prefix", "suffix", "contains"),
-    value,
+    value: fc.constantFrom(...values),
     caseMode: fc.constantFrom("sensitive", "ascii_insensitive"),
     trim: fc.constantFrom("none", "start", "both"),
   }) as fc.Arbitrary<LinePattern>;
-  const spec = fc.record({
+  return fc.record({
     kind: fc.constant("line_filter" as const),
     stripAnsi: fc.boolean(),
-    drop: fc.array(pattern, { maxLength: 2 }),
-    keep: fc.array(pattern, { minLength: 1, maxLength: 3 }),
+    drop: fc.array(pattern, { maxLength: maxDrop }),
+    keep: fc.array(pattern, keepLength),
   });
+}
+
+Deno.test("property: line_filter keeps exactly the lines a naive filter keeps", () => {
+  const values = ["err", "error", "r:", "ab", "A", "x\x1b", "[3", "e r"];
+  const spec = filterSpecArb(values, 2, { minLength: 1, maxLength: 3 });
   const unit = fc.constantFrom(
     "a",
     "b",
@@ -658,23 +696,76 @@ Deno.test("property: line_filter keeps exactly the lines a naive filter keeps", 
       maxLength: 150,
     },
   ).map((ls) => Uint8Array.from(ls.map(([l, e]) => l + e).join(""), (c) => c.charCodeAt(0) & 0xff));
-  const wide = policy({
-    headLines: 500,
-    tailLines: 0,
-    maxLineBytes: 4096,
-    maxOutputBytes: 1 << 20,
+  agreesWithNaive(spec, input);
+});
+
+/** Drop-only specs with values like the built-in rules' (trimmed prefixes, suffixes, `contains`). */
+const dropOnlyArb = filterSpecArb(
+  ["ok ", "PASS", "✓ ", "Compiling ", "err", "r:", "ab", "A", "x\x1b", " ... ok"],
+  10,
+  { minLength: 0, maxLength: 0 },
+);
+
+/** Lines that the drop patterns above often match, with ANSI colour, CRLF and stray ESC and CR. */
+const dropInputArb = fc.array(
+  fc.tuple(
+    fc.string({
+      unit: fc.constantFrom(
+        "a",
+        "b",
+        "A",
+        " ",
+        "\t",
+        "ok ",
+        "PASS",
+        "✓ ",
+        "Compiling ",
+        "err",
+        "r:",
+        " ... ok",
+        "\x1b",
+        "\x1b[32m",
+        "\x1b[0m",
+        "\x1b]8;;u\x07",
+        "\r",
+        "\xff",
+      ),
+      maxLength: 12,
+    }),
+    fc.constantFrom("\n", "\r\n"),
+  ),
+  { maxLength: 200 },
+).map((ls) => Uint8Array.from(ls.map(([l, e]) => l + e).join(""), (c) => c.charCodeAt(0) & 0xff));
+
+Deno.test("property: drop-only line_filter keeps exactly the lines a naive filter keeps", () => {
+  agreesWithNaive(dropOnlyArb, dropInputArb);
+});
+
+Deno.test("property: drop-only line_filter reads whole chunks as it reads line by line", () => {
+  // One-byte chunks hold no complete line, so every line goes through the splitter one by one;
+  // larger chunks go through the bulk walk, including the tail ring's survivors.
+  const small = fc.record({
+    headLines: fc.integer({ min: 0, max: 4 }),
+    tailLines: fc.integer({ min: 0, max: 4 }),
+    maxLineBytes: fc.integer({ min: 1, max: 40 }),
+    maxOutputBytes: fc.integer({ min: 1024, max: 1100 }),
+    minSavingsBytes: fc.constant(0),
   });
   fc.assert(
-    fc.property(spec, input, fc.integer({ min: 1, max: 300 }), (s, bytes, chunkSize) => {
-      const out = reduce(rule(s, wide), bytes, { chunkSize });
-      const { kept, keptLines, total } = naiveCandidates(s, bytes);
-      equal(out.inputLines, total);
-      // Unchanged output is the exact input: the marker alone would not have saved a byte.
-      if (!out.changed) return deepEqual(out.bytes, bytes);
-      equal(out.omittedLines, total - keptLines);
-      deepEqual(out.bytes.subarray(0, kept.length), kept);
-      match(td.decode(out.bytes.subarray(kept.length)), /^\n?\[yarp: kept [\d,]+ of/);
-    }),
+    fc.property(
+      dropOnlyArb,
+      small,
+      small,
+      dropInputArb,
+      statusArb,
+      fc.integer({ min: 2, max: 5000 }),
+      (s, success, failure, bytes, status, size) => {
+        const r = rule(s, success, failure);
+        const byLine = reduce(r, bytes, { status, chunkSize: 1 });
+        deepEqual(reduce(r, bytes, { status }), byLine);
+        deepEqual(reduce(r, bytes, { status, chunkSize: size }), byLine);
+      },
+    ),
     { numRuns: 500 },
   );
 });

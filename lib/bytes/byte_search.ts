@@ -2,7 +2,8 @@
  * Searching and counting one byte value in a buffer, tuned for the line
  * loop. `Uint8Array.prototype.indexOf` is fast over long runs but costs
  * tens of nanoseconds per call, so {@link indexOfByte} looks at the first
- * bytes itself and calls it only for the rest; {@link countByte} tests four
+ * bytes itself and calls it only for the rest (on a view ending at the
+ * range's end, so the work never exceeds the range); {@link countByte} tests four
  * bytes per step through an aligned 32-bit view. Neither allocates more
  * than one view per call.
  *
@@ -32,8 +33,12 @@ export function indexOfByte(bytes: Uint8Array, value: number, from: number, end:
   const stop = end - from > SHORT_SCAN ? from + SHORT_SCAN : end;
   for (let i = from; i < stop; i++) if (bytes[i] === value) return i;
   if (stop === end) return -1;
-  const at = bytes.indexOf(value, stop);
-  return at < end ? at : -1;
+  // The native search runs to the end of its array: bound it by a view when `end` comes earlier.
+  if (end < bytes.length) {
+    const at = bytes.subarray(stop, end).indexOf(value);
+    return at === -1 ? -1 : stop + at;
+  }
+  return bytes.indexOf(value, stop);
 }
 
 /**

@@ -50,6 +50,8 @@ const encoder = new TextEncoder();
  * failure entry per pattern byte.
  */
 export class LineMatcher {
+  /** Byte length of the pattern value: no shorter line matches. */
+  readonly length: number;
   private readonly _kind: number;
   private readonly _needle: Uint8Array;
   private readonly _fold: Uint8Array;
@@ -66,17 +68,13 @@ export class LineMatcher {
     if (needle.length === 0) throw new RangeError("a line pattern value must not be empty");
     for (let i = 0; i < needle.length; i++) needle[i] = this._fold[needle[i]];
     this._needle = needle;
+    this.length = needle.length;
     this._kind = KIND_CODES[pattern.kind];
     this._trimStart = pattern.trim !== "none";
     this._trimEnd = pattern.trim === "both";
     const contains = this._kind === CONTAINS;
     this._failure = contains ? failureTable(needle) : new Int32Array(0);
     this._shift = contains ? shiftTable(needle, this._fold) : new Int32Array(0);
-  }
-
-  /** Byte length of the pattern value: no shorter line matches. */
-  get length(): number {
-    return this._needle.length;
   }
 
   /** Bytes retained: the pattern bytes plus the `contains` failure table. */
@@ -206,20 +204,40 @@ function failureTable(needle: Uint8Array): Int32Array {
   return failure;
 }
 
+/** Offsets in {@link LinePatternSet}'s dispatch table, one 256-entry part per anchor. */
+const FIRST_RAW = 0;
+const FIRST_TRIMMED = 256;
+const LAST_RAW = 512;
+const LAST_TRIMMED = 768;
+/** Pattern `i` belongs to dispatch group `i % GROUPS`, one bit of a table entry. */
+const GROUPS = 8;
+
 /**
  * Any-of matching over a list of patterns compiled once. An empty set
- * matches nothing. Work per line is linear in the line length times the
- * number of patterns (at most 256 per reducer).
+ * matches nothing. Before comparing, a line is screened through a dispatch
+ * table: for each anchored pattern, the bytes its value can start (prefix,
+ * exact) or end (suffix) with, at the raw or trimmed edge it compares;
+ * `contains` patterns always pass. Only the patterns whose group passes are
+ * compared, so most lines are rejected by four table lookups. Work per line
+ * is linear in the line length times the number of patterns (at most 256
+ * per reducer); the table is 1 KiB of fixed state.
  */
 export class LinePatternSet {
   private readonly _matchers: readonly LineMatcher[];
-  /** The shortest pattern's byte length: no shorter line matches (none matches an empty set). */
+  /** The shortest pattern's byte length (none matches an empty set). */
   private readonly _minLength: number;
+  /** Per anchor and byte, a bit per group holding a pattern that may match a line with that byte there. */
+  private readonly _dispatch = new Uint8Array(4 * 256);
+  /** Groups holding a `contains` pattern: compared on every line at least {@link _containsLength} long. */
+  private _always = 0;
+  /** The shortest `contains` pattern's byte length. */
+  private _containsLength = Infinity;
 
   /** Compiles every pattern in order. */
   constructor(patterns: readonly LiteralPattern[]) {
     this._matchers = patterns.map((p) => new LineMatcher(p));
     this._minLength = Math.min(...this._matchers.map((m) => m.length));
+    patterns.forEach((p, i) => this._route(p, this._matchers[i], 1 << (i % GROUPS)));
   }
 
   /** The compiled patterns, in order. */
@@ -252,10 +270,24 @@ export class LinePatternSet {
   matchesAny(bytes: Uint8Array, start: number, end: number): boolean {
     const len = end - start;
     if (len < this._minLength) return false;
+    const dispatch = this._dispatch;
+    let first = start;
+    while (first < end && (bytes[first] === SPACE || bytes[first] === TAB)) first++;
+    let last = end - 1;
+    while (last > first && (bytes[last] === SPACE || bytes[last] === TAB)) last--;
+    // A line of blanks has no trimmed edge: `first === end`, and no trimming pattern matches it.
+    let groups = (len >= this._containsLength ? this._always : 0) |
+      dispatch[FIRST_RAW + bytes[start]] |
+      dispatch[LAST_RAW + bytes[end - 1]];
+    if (first < end) {
+      groups |= dispatch[FIRST_TRIMMED + bytes[first]] | dispatch[LAST_TRIMMED + bytes[last]];
+    }
     const matchers = this._matchers;
-    for (let i = 0; i < matchers.length; i++) {
-      const m = matchers[i];
-      if (len >= m.length && m.matches(bytes, start, end)) return true;
+    for (; groups !== 0; groups &= groups - 1) {
+      for (let i = 31 - Math.clz32(groups & -groups); i < matchers.length; i += GROUPS) {
+        const m = matchers[i];
+        if (len >= m.length && m.matches(bytes, start, end)) return true;
+      }
     }
     return false;
   }
@@ -265,5 +297,23 @@ export class LinePatternSet {
     let total = 0;
     for (const m of this._matchers) total += m.retainedBytes();
     return total;
+  }
+
+  /** Sets `group` at every table entry where `p` may match (see the class comment). */
+  private _route(p: LiteralPattern, m: LineMatcher, group: number): void {
+    if (p.kind === "contains") {
+      this._always |= group;
+      this._containsLength = Math.min(this._containsLength, m.length);
+      return;
+    }
+    const suffix = p.kind === "suffix";
+    const trimmed = suffix ? p.trim === "both" : p.trim !== "none";
+    const base = suffix
+      ? (trimmed ? LAST_TRIMMED : LAST_RAW)
+      : (trimmed ? FIRST_TRIMMED : FIRST_RAW);
+    const index = suffix ? m.length - 1 : 0;
+    for (let b = 0; b < 256; b++) {
+      if (m.comparesEqual(b, index)) this._dispatch[base + b] |= group;
+    }
   }
 }

@@ -32,7 +32,8 @@ export const LINE_META_BYTES = 4 + 4 + 4 + 8 + 8 + 1;
 
 /**
  * Fixed reducer state counted once per stream: objects, counters and small
- * tables whose size depends on nothing (the `line_filter` screen's 384 bytes).
+ * tables whose size depends on nothing (for `line_filter`, the `keep`
+ * screen's 384 bytes and the 1 KiB dispatch table of each pattern set).
  */
 export const FIXED_STATE_BYTES = 4096;
 

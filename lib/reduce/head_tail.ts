@@ -43,7 +43,8 @@ export class HeadTailStreamReducer implements StreamReducer {
         const from = lines.position;
         const to = retention.survivorsStart(chunk, from);
         if (to > from) {
-          retention.skipLines(countByte(chunk, LF, from, to));
+          const skipped = countByte(chunk, LF, from, to);
+          retention.skipLines(skipped, skipped);
           lines.skipTo(to);
         }
       }

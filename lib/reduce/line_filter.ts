@@ -6,65 +6,70 @@
  * `retention.ts`). Each line is stripped on its own: a sequence never spans
  * lines, and a line's sequences are removed whatever chunks carried them.
  * With `keep` patterns, runs of lines that cannot match any (see
- * `_line_screen.ts`) are counted as omitted without a per-line look.
+ * `_line_screen.ts`) are counted as omitted without a per-line look; without
+ * them, `_drop_screen.ts` passes runs of dropped lines and, once the head is
+ * full, counts the lines whose candidates the tail ring would evict before
+ * the chunk ends, so only the ring's survivors are kept one by one.
  *
  * @module
  */
-import {
-  AnsiStripper,
-  indexOfByte,
-  type LineEnding,
-  LinePatternSet,
-  LineSplitter,
-} from "../bytes/mod.ts";
+import { type LineEnding, LinePatternSet, LineSplitter } from "../bytes/mod.ts";
 import type { LineFilterReducer, ReductionRule } from "../rules/model.ts";
 import { selectPolicy, streamEnvelope } from "./budget.ts";
 import { LineRetention } from "./retention.ts";
+import { DropScreen } from "./_drop_screen.ts";
+import { LineContent } from "./_line_content.ts";
 import { LineScreen } from "./_line_screen.ts";
 import type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
 
-const ESC = 0x1b;
-const INITIAL_SCRATCH_BYTES = 1024;
+/**
+ * How many times longer than the span that held a ring's worth of candidates
+ * the rest of a chunk must be for `_walk` to look for the ring's survivors.
+ */
+const EVICTION_SPANS = 8;
 
 /** Bounded filtering reducer for one stream; state bound: `streamMemoryBound(rule)`. */
 export class LineFilterStreamReducer implements StreamReducer {
   private readonly _rule: ReductionRule;
   private readonly _retention: LineRetention;
   private readonly _lines: LineSplitter;
-  private readonly _stripper: AnsiStripper | null;
+  private readonly _content: LineContent;
   private readonly _drop: LinePatternSet;
   private readonly _keep: LinePatternSet;
   /** Present when `keep` is non-empty: finds runs of lines that cannot be candidates. */
-  private readonly _screen: LineScreen | null;
-  private readonly _lineBytes: number;
-  private _scratch = new Uint8Array(0);
-  /** ESC search over `_escBuffer`; `_escAt` is the next ESC at or after the last line start. */
-  private _escBuffer: Uint8Array | null = null;
-  private _escAt = 0;
+  private readonly _keepScreen: LineScreen | null;
+  /** Present when `keep` is empty: classifies the lines of a chunk without the splitter. */
+  private readonly _dropScreen: DropScreen | null;
+  /** The larger `tailLines` of the two policies. */
+  private readonly _tailLines: number;
 
   /** Compiles `spec`'s patterns once and prepares state for `rule`. */
   constructor(rule: ReductionRule, spec: LineFilterReducer) {
     this._rule = rule;
     const env = streamEnvelope(rule);
-    this._lineBytes = env.lineBytes;
     this._retention = new LineRetention(env);
-    this._stripper = spec.stripAnsi ? new AnsiStripper() : null;
+    this._content = new LineContent(spec.stripAnsi, env.lineBytes);
     this._drop = new LinePatternSet(spec.drop);
     this._keep = new LinePatternSet(spec.keep);
-    this._screen = this._keep.size > 0 ? new LineScreen(this._keep, spec.stripAnsi) : null;
+    const keeps = this._keep.size > 0;
+    this._keepScreen = keeps ? new LineScreen(this._keep, spec.stripAnsi) : null;
+    this._dropScreen = keeps ? null : new DropScreen(this._drop, this._content, env.lineBytes);
     this._lines = new LineSplitter(env.lineBytes);
+    this._tailLines = env.tailLines;
   }
 
   /** Feeds one chunk. */
   push(chunk: Uint8Array): void {
     const lines = this._lines;
-    const screen = this._screen;
+    const keepScreen = this._keepScreen;
+    const dropScreen = this._dropScreen;
     this._retention.observeChunk(chunk);
-    this._escBuffer = null;
+    this._content.forget();
     lines.feed(chunk);
     while (lines.next()) {
       this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
-      if (screen !== null) this._skipQuiet(chunk, screen);
+      if (keepScreen !== null) this._skipQuiet(chunk, keepScreen);
+      else lines.skipTo(this._walk(chunk, dropScreen!, lines.position));
     }
     this._retention.endChunk();
   }
@@ -72,7 +77,7 @@ export class LineFilterStreamReducer implements StreamReducer {
   /** Renders under the policy `status` selects. */
   finish(status: ChildStatus, recovery: Recovery): ReducedStream {
     const lines = this._lines;
-    this._escBuffer = null;
+    this._content.forget();
     if (lines.finish()) {
       this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
     }
@@ -82,7 +87,7 @@ export class LineFilterStreamReducer implements StreamReducer {
   /** Bytes of state retained now. */
   retainedBytes(): number {
     return this._retention.retainedBytes() + this._lines.retainedBytes() +
-      this._scratch.byteLength + this._drop.retainedBytes() + this._keep.retainedBytes();
+      this._content.retainedBytes() + this._drop.retainedBytes() + this._keep.retainedBytes();
   }
 
   private _line(
@@ -93,26 +98,20 @@ export class LineFilterStreamReducer implements StreamReducer {
     dropped: number,
   ): void {
     const source = end - start + dropped + ending;
-    let content = bytes;
-    let from = start;
-    let to = end;
-    if (this._stripper !== null && this._hasEscape(bytes, start, end)) {
-      if (this._scratch.length < end - start) this._growScratch(end - start);
-      this._stripper.reset();
-      content = this._scratch;
-      from = 0;
-      to = this._stripper.strip(bytes, start, end, content, 0);
-      this._retention.markAltered();
-    }
+    const content = this._content;
+    if (content.read(bytes, start, end)) this._retention.markAltered();
+    const b = content.bytes;
+    const from = content.start;
+    const to = content.end;
     if (
-      (this._screen !== null && !this._screen.mayHoldValue(content, from, to)) ||
-      this._drop.matchesAny(content, from, to) ||
-      (this._keep.size > 0 && !this._keep.matchesAny(content, from, to))
+      (this._keepScreen !== null && !this._keepScreen.mayHoldValue(b, from, to)) ||
+      this._drop.matchesAny(b, from, to) ||
+      (this._keep.size > 0 && !this._keep.matchesAny(b, from, to))
     ) {
       this._retention.omitLine(ending);
       return;
     }
-    this._retention.keepLine(content, from, to, ending, dropped, source);
+    this._retention.keepLine(b, from, to, ending, dropped, source);
   }
 
   /**
@@ -128,22 +127,46 @@ export class LineFilterStreamReducer implements StreamReducer {
     this._lines.skipTo(end);
   }
 
-  /** True when `bytes[start, end)` holds ESC; amortised linear over one buffer's lines. */
-  private _hasEscape(bytes: Uint8Array, start: number, end: number): boolean {
-    if (this._escBuffer !== bytes) {
-      this._escBuffer = bytes;
-      this._escAt = -1;
+  /**
+   * Reads the complete lines of `chunk` from `from` (a line start, after
+   * the stream's first line) for a rule without `keep` patterns and returns
+   * where they end. Once more than a ring's worth of this chunk's candidates
+   * went to the tail (the head being closed), within some span of bytes, and
+   * the rest of the chunk is at least {@link EVICTION_SPANS} such spans long,
+   * the lines whose candidates the ring would evict before the chunk ends
+   * are only counted; to find them, at most two spans are read backwards.
+   * Where candidates are sparser, keeping them one by one costs less than
+   * finding the ring's survivors.
+   */
+  private _walk(chunk: Uint8Array, screen: DropScreen, from: number): number {
+    const retention = this._retention;
+    const content = this._content;
+    const tailLines = this._tailLines;
+    let omitted = 0;
+    let tailed = 0;
+    let tailFrom = 0;
+    let at = from;
+    for (;;) {
+      const lf = screen.nextCandidate(chunk, at);
+      omitted += screen.lines;
+      if (lf === -1) break;
+      if (screen.altered) retention.markAltered();
+      const { bytes, start, end } = content;
+      retention.keepLine(bytes, start, end, screen.ending, screen.cut, lf + 1 - screen.start);
+      at = lf + 1;
+      if (tailed > tailLines || !retention.headClosed) continue;
+      if (tailed === 0) tailFrom = screen.start;
+      if (++tailed <= tailLines) continue;
+      const span = at - tailFrom;
+      if (chunk.length - at < EVICTION_SPANS * span) continue;
+      const to = retention.survivorsStart(chunk, at, screen, 2 * span);
+      if (to > at) {
+        screen.count(chunk, at, to);
+        retention.skipLines(screen.lines, screen.candidates);
+        at = to;
+      }
     }
-    if (this._escAt < start) {
-      const at = indexOfByte(bytes, ESC, start, bytes.length);
-      this._escAt = at === -1 ? bytes.length : at;
-    }
-    return this._escAt < end;
-  }
-
-  private _growScratch(need: number): void {
-    let size = Math.max(this._scratch.length * 2, INITIAL_SCRATCH_BYTES);
-    while (size < need) size *= 2;
-    this._scratch = new Uint8Array(Math.min(size, this._lineBytes));
+    retention.omitLines(omitted);
+    return screen.start;
   }
 }

@@ -80,6 +80,15 @@ function utf8SafeCut(bytes: Uint8Array, start: number, end: number): number {
   return need > continuation + 1 ? i : end;
 }
 
+/** Says what {@link LineRetention.survivorsStart} should assume of one line. */
+export interface CandidateSizer {
+  /**
+   * The bytes a line store keeps for the complete line `chunk[start, lf]`
+   * (content and ending), or -1 when the line is not a candidate.
+   */
+  storedSize(chunk: Uint8Array, start: number, lf: number): number;
+}
+
 /** Retained lines and counters of one stream; see the module comment. */
 export class LineRetention {
   private readonly _env: StreamEnvelope;
@@ -94,6 +103,14 @@ export class LineRetention {
   private _chunk: Uint8Array = EMPTY;
   private readonly _head: LineStore | null;
   private readonly _tail: LineStore | null;
+  /** Every line is a candidate, stored cut to the line limit. */
+  private readonly _rawSizer: CandidateSizer = {
+    storedSize: (chunk, start, lf) => {
+      const ending = lf > start && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
+      const content = lf + 1 - ending - start;
+      return (content < this._env.lineBytes ? content : this._env.lineBytes) + ending;
+    },
+  };
 
   /** Sizes every buffer from `env`; allocates only bookkeeping up front. */
   constructor(env: StreamEnvelope) {
@@ -138,7 +155,11 @@ export class LineRetention {
     this._chunk = EMPTY;
   }
 
-  /** Records that a kept line's content differs from its source (ANSI removed). */
+  /**
+   * Records that a line's content differs from its source (ANSI removed).
+   * It matters only while every line is a candidate and retained, so lines
+   * counted with {@link omitLines} or {@link skipLines} need not report it.
+   */
   markAltered(): void {
     this._altered = true;
   }
@@ -206,45 +227,55 @@ export class LineRetention {
   }
 
   /**
-   * For a reducer whose every line is a candidate, once {@link headClosed}:
-   * the offset in `chunk` where the lines that can outlast the chunk begin.
-   * `from` must start a line. If every complete line of `chunk[from, …)`
-   * were kept, the tail ring would end up holding only lines at or after
-   * the returned offset (the ring keeps the newest lines whose count is at
-   * most `tailLines` and whose sizes, the oldest's excepted, sum below
-   * `outputBytes`), so the complete lines before it can be counted with
-   * {@link skipLines} instead of kept. Returns `from` when none can.
-   * Reads at most `tailLines + 1` lines, from the chunk's end backwards.
+   * Once {@link headClosed}: the offset in `chunk` where the candidates that
+   * can outlast the chunk begin. `from` must start a line. If the complete
+   * lines of `chunk[from, …)` were fed in order, the tail ring would end up
+   * holding only candidates at or after the returned offset (the ring keeps
+   * the newest candidates whose count is at most `tailLines` and whose sizes,
+   * the oldest's excepted, sum below `outputBytes`), so the complete lines
+   * before it can be counted with {@link skipLines} instead of fed. Reads
+   * lines from the chunk's end backwards until the ring would be full, asking
+   * `sizer` what each line is (by default every line is a candidate, stored
+   * cut to the line limit); returns `from` when the ring would not fill, or
+   * when it gave up after reading more than `walkLimit` bytes.
    */
-  survivorsStart(chunk: Uint8Array, from: number): number {
+  survivorsStart(
+    chunk: Uint8Array,
+    from: number,
+    sizer: CandidateSizer = this._rawSizer,
+    walkLimit = Infinity,
+  ): number {
     let lf = chunk.lastIndexOf(LF);
     if (lf < from) return from;
     if (this._tail === null) return lf + 1;
-    const { tailLines, outputBytes, lineBytes } = this._env;
+    const { tailLines, outputBytes } = this._env;
+    const stop = lf - walkLimit;
     let lines = 0;
     let bytes = 0;
     while (lines < tailLines && (lines === 0 || bytes < outputBytes)) {
-      // The line ending at `lf` joins the ring's suffix; find where it starts.
+      // The line ending at `lf` joins the ring's suffix if it is a candidate; find where it starts.
       const prev = lf > from ? chunk.lastIndexOf(LF, lf - 1) : -1;
       const start = prev < from ? from : prev + 1;
-      const ending = lf > start && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
-      const content = lf + 1 - ending - start;
-      bytes += (content < lineBytes ? content : lineBytes) + ending;
-      lines++;
-      if (prev < from) return from;
+      const size = sizer.storedSize(chunk, start, lf);
+      if (size >= 0) {
+        bytes += size;
+        lines++;
+      }
+      if (prev < from || start < stop) return from;
       lf = prev;
     }
     return lf + 1;
   }
 
   /**
-   * Counts `count` candidate lines that were never kept because the tail
-   * ring would have evicted them, with every line it holds now, before the
-   * current chunk ends (see {@link survivorsStart}); empties the ring.
+   * Counts `lines` source lines, `candidates` of them candidates, that were
+   * never kept because they were filtered out or the tail ring would have
+   * evicted them, with every line it holds now, before the current chunk
+   * ends (see {@link survivorsStart}); empties the ring.
    */
-  skipLines(count: number): void {
-    this._inputLines += count;
-    this._candidates += count;
+  skipLines(lines: number, candidates: number): void {
+    this._inputLines += lines;
+    this._candidates += candidates;
     this._tail?.clear();
   }
 

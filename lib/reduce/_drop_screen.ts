@@ -1,0 +1,136 @@
+/**
+ * Line classification for `line_filter` rules without `keep` patterns, where
+ * a line is a candidate exactly when no `drop` pattern matches its content.
+ * The reducer walks a chunk's complete lines with it, without the splitter:
+ *
+ * - {@link DropScreen.nextCandidate} passes the run of dropped lines that
+ *   starts at a line start and leaves the candidate after it ready to keep;
+ * - {@link DropScreen.count} classifies every line of a range whose
+ *   candidates the tail ring would evict before the chunk ends (see
+ *   `LineRetention.survivorsStart`), counting lines and candidates;
+ * - {@link DropScreen.storedSize} classifies one line read in any order.
+ *
+ * A line is classified as the splitter would give it to the reducer: its
+ * ending removed, cut to the line limit, ANSI sequences removed when
+ * stripping (see `_line_content.ts`). Work is linear in the bytes read (the
+ * pattern set's own bound per line). State: a few counters; the content
+ * buffer is the reducer's.
+ *
+ * @module
+ */
+import {
+  indexOfByte,
+  LINE_END_CRLF,
+  LINE_END_LF,
+  type LineEnding,
+  type LinePatternSet,
+} from "../bytes/mod.ts";
+import type { LineContent } from "./_line_content.ts";
+
+const LF = 10;
+const CR = 13;
+
+/** Classifies whole lines against `drop` patterns; see the module comment. */
+export class DropScreen {
+  private readonly _drop: LinePatternSet;
+  private readonly _content: LineContent;
+  private readonly _lineBytes: number;
+  /** Dropped lines passed by the last {@link nextCandidate}, or lines read by the last {@link count}. */
+  lines = 0;
+  /** Candidates among the lines the last {@link count} read. */
+  candidates = 0;
+  /** Where the line {@link nextCandidate} found starts, or where the complete lines end. */
+  start = 0;
+  /** That line's ending. */
+  ending: LineEnding = LINE_END_LF;
+  /** That line's content bytes cut by the line limit. */
+  cut = 0;
+  /** Whether ANSI sequences were removed from that line's content. */
+  altered = false;
+
+  /** Lines are cut to `lineBytes` and read through `content`, which the reducer shares. */
+  constructor(drop: LinePatternSet, content: LineContent, lineBytes: number) {
+    this._drop = drop;
+    this._content = content;
+    this._lineBytes = lineBytes;
+  }
+
+  /**
+   * Passes the complete, dropped lines of `chunk` from `from` (a line start;
+   * lines of one chunk read in order, see `LineContent.read`), counting them
+   * in {@link lines}, and returns the LF ending the next candidate line, or
+   * -1 when the chunk's complete lines end first. The candidate starts at
+   * {@link start}; its content is the shared content's, and {@link ending},
+   * {@link cut} and {@link altered} describe it.
+   */
+  nextCandidate(chunk: Uint8Array, from: number): number {
+    const n = chunk.length;
+    let lines = 0;
+    let at = from;
+    let lf = indexOfByte(chunk, LF, at, n);
+    while (lf !== -1 && this._dropped(chunk, at, lf)) {
+      lines++;
+      at = lf + 1;
+      lf = indexOfByte(chunk, LF, at, n);
+    }
+    this.lines = lines;
+    this.start = at;
+    if (lf !== -1) {
+      // The content is still the stripped line when `_dropped` stripped it; else it is the raw line.
+      const end = this._describe(chunk, at, lf);
+      this.altered = this._content.hasEscape(chunk, at, end);
+      if (!this.altered) this._content.raw(chunk, at, end);
+    }
+    return lf;
+  }
+
+  /** Counts the {@link lines} and {@link candidates} of `chunk[from, to)`, whole lines read in order. */
+  count(chunk: Uint8Array, from: number, to: number): void {
+    let lines = 0;
+    let candidates = 0;
+    for (let at = from; at < to; lines++) {
+      const lf = indexOfByte(chunk, LF, at, to);
+      if (!this._dropped(chunk, at, lf)) candidates++;
+      at = lf + 1;
+    }
+    this.lines = lines;
+    this.candidates = candidates;
+  }
+
+  /**
+   * The bytes a line store keeps for the complete line `chunk[start, lf]`
+   * (content and ending), or -1 when the line is dropped; read in any order.
+   */
+  storedSize(chunk: Uint8Array, start: number, lf: number): number {
+    const content = this._content;
+    content.readAny(chunk, start, this._describe(chunk, start, lf));
+    if (this._drop.matchesAny(content.bytes, content.start, content.end)) return -1;
+    return content.end - content.start + this.ending;
+  }
+
+  /** Whether the complete line `chunk[start, lf]`, read in order, is dropped. */
+  private _dropped(chunk: Uint8Array, start: number, lf: number): boolean {
+    const end = contentEnd(chunk, start, lf, this._lineBytes);
+    const content = this._content;
+    if (!content.hasEscape(chunk, start, end)) return this._drop.matchesAny(chunk, start, end);
+    content.strip(chunk, start, end);
+    return this._drop.matchesAny(content.bytes, content.start, content.end);
+  }
+
+  /** {@link contentEnd} of the line; sets {@link ending} and {@link cut}. */
+  private _describe(chunk: Uint8Array, start: number, lf: number): number {
+    const end = contentEnd(chunk, start, lf, this._lineBytes);
+    this.ending = lf > start && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
+    this.cut = lf + 1 - this.ending - end;
+    return end;
+  }
+}
+
+/**
+ * Where the content of the complete line `chunk[start, lf]` ends: before
+ * its ending, cut to `lineBytes`, as the splitter gives it.
+ */
+function contentEnd(chunk: Uint8Array, start: number, lf: number, lineBytes: number): number {
+  const end = lf > start && chunk[lf - 1] === CR ? lf - 1 : lf;
+  return end - start > lineBytes ? start + lineBytes : end;
+}
