@@ -45,3 +45,24 @@ export const TRANSFORM_CASES = ["transform"] as const;
 
 /** Guards that no broader built-in reduction or transform rule could shadow, and why. */
 export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {};
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/** One character per byte, so every byte of a line survives into its text. */
+const latin1 = new TextDecoder("latin1");
+
+/** True when `bytes` is valid UTF-8. */
+export function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The lines of `bytes` without their endings, one character per byte. */
+export function textLines(bytes: Uint8Array): string[] {
+  const parts = latin1.decode(bytes).split("\n");
+  if (parts.at(-1) === "") parts.pop();
+  return parts.map((part) => part.endsWith("\r") ? part.slice(0, -1) : part);
+}

@@ -48,9 +48,11 @@ import { createStreamReducer } from "../lib/reduce/mod.ts";
 import {
   DIAGNOSTIC_WORDS,
   GUARDS_WITHOUT_SHADOW,
+  isUtf8,
   MIDDLE_LINE_LOST,
   ONE_STREAM_RULES,
   REDUCE_CASES,
+  textLines,
   TRANSFORM_CASES,
 } from "./fixture_policy.ts";
 
@@ -3781,24 +3783,6 @@ function judge(draft: Draft, registry: RuleRegistry): Judged {
     case "invalid-pack":
       throw new Error(`${draft.rule}/${draft.name}: invalid pack: ${selection.message}`);
   }
-}
-
-/** True when `data` is valid UTF-8. */
-function isUtf8(data: Uint8Array): boolean {
-  try {
-    strictUtf8.decode(data);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The lines of `data` (without endings) as latin-1 text. */
-function textLines(data: Uint8Array): string[] {
-  const text = latin1(data);
-  const parts = text.split("\n");
-  if (parts.at(-1) === "") parts.pop();
-  return parts.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
 }
 
 /**

@@ -24,9 +24,11 @@ import { createStreamReducer } from "../lib/reduce/mod.ts";
 import {
   DIAGNOSTIC_WORDS,
   GUARDS_WITHOUT_SHADOW,
+  isUtf8,
   MIDDLE_LINE_LOST,
   ONE_STREAM_RULES,
   REDUCE_CASES,
+  textLines,
   TRANSFORM_CASES,
 } from "../scripts/fixture_policy.ts";
 
@@ -35,9 +37,6 @@ const FIXTURES = join(ROOT, "fixtures");
 
 /** Chunk sizes every reduce fixture is fed with; all must give identical results. */
 const CHUNKINGS = [Infinity, 1, 7, 4096] as const;
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const latin1 = new TextDecoder("latin1");
 
 function* walk(dir: string): Generator<string> {
   const entries = [...Deno.readDirSync(dir)].sort((a, b) =>
@@ -76,22 +75,6 @@ function reduce(rule: ReductionRule, input: Uint8Array, code: number, chunk: num
     omittedLines: out.omittedLines,
     truncatedLines: out.truncatedLines,
   };
-}
-
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    strictUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Lines without their endings, as latin-1 text (every byte kept). */
-function textLines(bytes: Uint8Array): string[] {
-  const parts = latin1.decode(bytes).split("\n");
-  if (parts.at(-1) === "") parts.pop();
-  return parts.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
 }
 
 function selectedRule(selection: Selection): string | undefined {

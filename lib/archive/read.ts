@@ -5,7 +5,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { StreamName } from "./commit.ts";
+import type { CallFacts, StreamName } from "./commit.ts";
 
 /** One stored stream's facts. */
 export interface StoredStream {
@@ -17,17 +17,9 @@ export interface StoredStream {
 }
 
 /** One stored call's facts (not its bytes). */
-export interface StoredCall {
+export interface StoredCall extends CallFacts {
   readonly seq: number;
   readonly id: string;
-  readonly createdMs: number;
-  readonly cwd: string;
-  readonly source: "run" | "put";
-  readonly command: string;
-  readonly argv: readonly string[] | null;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly ruleId: string | null;
   readonly totalBytes: number;
   /** In a fixed order: stdout, stderr, output. */
   readonly streams: readonly StoredStream[];
