@@ -144,3 +144,40 @@ Deno.test("property: whole CSI sequences strip as byte by byte, at every length 
     { numRuns: 1000 },
   );
 });
+
+Deno.test("property: stripLine strips as strip up to the first LF, and stops there", () => {
+  fc.assert(
+    fc.property(ansiish, fc.integer({ min: 2, max: 16 }), (input, max) => {
+      const lf = input.indexOf(0x0a);
+      const stop = lf === -1 ? input.length : lf;
+      const line = new AnsiStripper(max);
+      const dst = new Uint8Array(input.length);
+      const end = line.stripLine(input, 0, input.length, dst, 0);
+      equal(line.stoppedAt, stop);
+      const whole = new AnsiStripper(max);
+      const expected = new Uint8Array(input.length);
+      const expectedEnd = whole.strip(input, 0, stop, expected, 0);
+      deepEqual([...dst.subarray(0, end)], [...expected.subarray(0, expectedEnd)]);
+      equal(line.inSequence, whole.inSequence);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+Deno.test("ansi: stripLine leaves the LF and reports whether a sequence was open at it", () => {
+  const cases: [string, string, boolean][] = [
+    ["a\x1b[31mb\r\nc", "ab\r", false],
+    ["a\x1b]title\r\nc", "a", true],
+    ["a\x1b[1\r\nc", "a\r", false],
+    ["no newline\x1b[m", "no newline", false],
+  ];
+  for (const [input, expected, open] of cases) {
+    const bytes = te.encode(input);
+    const s = new AnsiStripper();
+    const dst = new Uint8Array(bytes.length);
+    const end = s.stripLine(bytes, 0, bytes.length, dst, 0);
+    deepEqual([...dst.subarray(0, end)], str(expected), JSON.stringify(input));
+    equal(s.stoppedAt, input.includes("\n") ? input.indexOf("\n") : bytes.length);
+    equal(s.inSequence, open, JSON.stringify(input));
+  }
+});

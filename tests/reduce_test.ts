@@ -769,3 +769,29 @@ Deno.test("property: drop-only line_filter reads whole chunks as it reads line b
     { numRuns: 500 },
   );
 });
+
+Deno.test("drop-only filter: a CR before the LF is the ending unless a string swallowed it", () => {
+  const input = "\x1b[1mkeep a\x1b[0m\r\n" + `drop\x1b[m ${"x".repeat(200)}\r\n` +
+    "\x1b[1mkeep b\r\x1b[m\n" + "\x1b]t\x07keep c\x1b]x\r\n" + "\x1b[1mkeep d\x1b[1\r\n";
+  const r = rule(filter({ stripAnsi: true, drop: [pat("prefix", "drop")] }));
+  for (const chunkSize of [0, 1, 7, 64]) {
+    equal(
+      text(reduce(r, input, { chunkSize })),
+      "keep a\r\nkeep b\r\nkeep c\r\nkeep d\r\n" +
+        "[yarp: kept 4 of 5 lines · omitted 1 line (210 bytes)]\r\n",
+      `chunk ${chunkSize}`,
+    );
+  }
+});
+
+Deno.test("drop-only filter: lines the tail ring evicts are counted, stripped where they hold ESC", () => {
+  const input = lines(200, (i) => (i % 3 === 0 ? `dr\x1b[1mop ${i}` : `\x1b[2mrow\x1b[0m ${i}`));
+  const r = rule(
+    filter({ stripAnsi: true, drop: [pat("prefix", "drop")] }),
+    policy({ headLines: 1, tailLines: 2 }),
+  );
+  equal(
+    text(reduce(r, input)),
+    "row 1\n[yarp: kept 3 of 200 lines · omitted 197 lines (2,843 bytes)]\nrow 197\nrow 199\n",
+  );
+});

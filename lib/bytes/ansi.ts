@@ -20,6 +20,8 @@
  * integer and a length counter. A sequence longer than `maxSequenceBytes` is
  * abandoned: its bytes so far are removed and the following bytes are text.
  * A sequence split across chunks is removed exactly as if it were whole.
+ * {@link AnsiStripper.stripLine} strips up to a line's LF, finding it in the
+ * same pass.
  *
  * @module
  */
@@ -34,6 +36,9 @@ const ESCAPE_INTERMEDIATE = 2;
 const CSI = 3;
 const STRING = 4;
 const STRING_ESCAPE = 5;
+
+/** A `stop` byte no input byte equals: strip everything. */
+const NO_STOP = -1;
 
 /** Default bound on one escape sequence's length, introducer included. */
 export const ANSI_MAX_SEQUENCE_BYTES = 4096;
@@ -57,6 +62,7 @@ export class AnsiStripper {
   private _state = GROUND;
   /** Bytes of the current sequence seen so far. */
   private _seqLen = 0;
+  private _stoppedAt = 0;
 
   /** `maxSequenceBytes` (≥ 2) bounds one sequence; default {@link ANSI_MAX_SEQUENCE_BYTES}. */
   constructor(maxSequenceBytes: number = ANSI_MAX_SEQUENCE_BYTES) {
@@ -77,12 +83,48 @@ export class AnsiStripper {
     this._seqLen = 0;
   }
 
+  /** Where the last {@link stripLine} stopped: the LF it found, or its `end`. */
+  get stoppedAt(): number {
+    return this._stoppedAt;
+  }
+
   /**
    * Strips `src[start, end)` into `dst` from `dstStart` and returns the end
    * of what it wrote. Never writes more than `end - start` bytes; `dst` may
    * be `src` when `dstStart ≤ start` (writes never overtake reads).
    */
   strip(src: Uint8Array, start: number, end: number, dst: Uint8Array, dstStart: number): number {
+    return this._strip(src, start, end, dst, dstStart, NO_STOP);
+  }
+
+  /**
+   * {@link strip} up to the first LF of `src[start, end)`, which it neither
+   * consumes nor writes; {@link stoppedAt} is then that LF, or `end` when
+   * there is none, and {@link inSequence} says whether a sequence was open
+   * when it came. One pass over the bytes it reads, as {@link strip}.
+   */
+  stripLine(
+    src: Uint8Array,
+    start: number,
+    end: number,
+    dst: Uint8Array,
+    dstStart: number,
+  ): number {
+    return this._strip(src, start, end, dst, dstStart, LF);
+  }
+
+  /**
+   * {@link strip}, stopping before the first byte equal to `stop`: LF, or
+   * {@link NO_STOP}. (The text loop relies on `stop` being below 0x20.)
+   */
+  private _strip(
+    src: Uint8Array,
+    start: number,
+    end: number,
+    dst: Uint8Array,
+    dstStart: number,
+    stop: number,
+  ): number {
     let out = dstStart;
     let state = this._state;
     let seqLen = this._seqLen;
@@ -91,12 +133,13 @@ export class AnsiStripper {
     while (i < end) {
       if (state === GROUND) {
         let b = src[i];
-        while (b !== ESC) {
+        // ESC and LF are control bytes: most text is passed after one comparison.
+        while (b >= 0x20 || (b !== ESC && b !== stop)) {
           dst[out++] = b;
           if (++i === end) break;
           b = src[i];
         }
-        if (i === end) break;
+        if (i === end || b === stop) break;
         // Fast path for the common whole CSI sequence (`ESC [ 1 ; 31 m`): when its final
         // byte lies in this range and within the bound, skip it at once; the machine
         // below would remove exactly the same bytes.
@@ -115,6 +158,7 @@ export class AnsiStripper {
       }
       const b = src[i];
       if (b === LF || ++seqLen > max) {
+        if (b === stop) break;
         // LF always ends a sequence; so does the byte past the length bound. Both are text.
         state = GROUND;
         dst[out++] = b;
@@ -171,6 +215,7 @@ export class AnsiStripper {
     }
     this._state = state;
     this._seqLen = seqLen;
+    this._stoppedAt = i;
     return out;
   }
 }

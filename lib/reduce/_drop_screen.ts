@@ -7,14 +7,17 @@
  *   starts at a line start and leaves the candidate after it ready to keep;
  * - {@link DropScreen.count} classifies every line of a range whose
  *   candidates the tail ring would evict before the chunk ends (see
- *   `LineRetention.survivorsStart`), counting lines and candidates;
+ *   `LineRetention.survivorsStart`), counting lines and candidates; runs of
+ *   lines that can hold no `drop` value (see `_line_screen.ts`) are counted
+ *   as candidates without a look each;
  * - {@link DropScreen.storedSize} classifies one line read in any order.
  *
  * A line is classified as the splitter would give it to the reducer: its
  * ending removed, cut to the line limit, ANSI sequences removed when
  * stripping (see `_line_content.ts`). Work is linear in the bytes read (the
- * pattern set's own bound per line). State: a few counters; the content
- * buffer is the reducer's.
+ * pattern set's own bound per line, and the screen's). State: a few
+ * counters and the screen's fixed tables; the content buffer is the
+ * reducer's.
  *
  * @module
  */
@@ -26,6 +29,7 @@ import {
   type LinePatternSet,
 } from "../bytes/mod.ts";
 import type { LineContent } from "./_line_content.ts";
+import { LineScreen } from "./_line_screen.ts";
 
 const LF = 10;
 const CR = 13;
@@ -34,6 +38,7 @@ const CR = 13;
 export class DropScreen {
   private readonly _drop: LinePatternSet;
   private readonly _content: LineContent;
+  private readonly _quiet: LineScreen;
   private readonly _lineBytes: number;
   /** Dropped lines passed by the last {@link nextCandidate}, or lines read by the last {@link count}. */
   lines = 0;
@@ -48,10 +53,14 @@ export class DropScreen {
   /** Whether ANSI sequences were removed from that line's content. */
   altered = false;
 
-  /** Lines are cut to `lineBytes` and read through `content`, which the reducer shares. */
-  constructor(drop: LinePatternSet, content: LineContent, lineBytes: number) {
+  /**
+   * Lines are cut to `lineBytes` and read through `content`, which the
+   * reducer shares; `stripAnsi` says whether `content` removes sequences.
+   */
+  constructor(drop: LinePatternSet, content: LineContent, lineBytes: number, stripAnsi: boolean) {
     this._drop = drop;
     this._content = content;
+    this._quiet = new LineScreen(drop, stripAnsi);
     this._lineBytes = lineBytes;
   }
 
@@ -64,33 +73,36 @@ export class DropScreen {
    * {@link cut} and {@link altered} describe it.
    */
   nextCandidate(chunk: Uint8Array, from: number): number {
-    const n = chunk.length;
+    const content = this._content;
+    const drop = this._drop;
     let lines = 0;
     let at = from;
-    let lf = indexOfByte(chunk, LF, at, n);
-    while (lf !== -1 && this._dropped(chunk, at, lf)) {
+    let lf = this._read(chunk, at, chunk.length);
+    while (lf !== -1 && drop.matchesAny(content.bytes, content.start, content.end)) {
       lines++;
       at = lf + 1;
-      lf = indexOfByte(chunk, LF, at, n);
+      lf = this._read(chunk, at, chunk.length);
     }
     this.lines = lines;
     this.start = at;
-    if (lf !== -1) {
-      // The content is still the stripped line when `_dropped` stripped it; else it is the raw line.
-      const end = this._describe(chunk, at, lf);
-      this.altered = this._content.hasEscape(chunk, at, end);
-      if (!this.altered) this._content.raw(chunk, at, end);
-    }
     return lf;
   }
 
   /** Counts the {@link lines} and {@link candidates} of `chunk[from, to)`, whole lines read in order. */
   count(chunk: Uint8Array, from: number, to: number): void {
+    const quiet = this._quiet;
+    const content = this._content;
+    // The screen walks to its buffer's end: give it one that ends at `to`.
+    const screened = to === chunk.length ? chunk : chunk.subarray(0, to);
     let lines = 0;
     let candidates = 0;
     for (let at = from; at < to; lines++) {
-      const lf = indexOfByte(chunk, LF, at, to);
-      if (!this._dropped(chunk, at, lf)) candidates++;
+      const start = quiet.quietEnd(screened, at);
+      lines += quiet.lines;
+      candidates += quiet.lines;
+      if (start === to) break;
+      const lf = this._read(chunk, start, to);
+      if (!this._drop.matchesAny(content.bytes, content.start, content.end)) candidates++;
       at = lf + 1;
     }
     this.lines = lines;
@@ -108,13 +120,40 @@ export class DropScreen {
     return content.end - content.start + this.ending;
   }
 
-  /** Whether the complete line `chunk[start, lf]`, read in order, is dropped. */
-  private _dropped(chunk: Uint8Array, start: number, lf: number): boolean {
-    const end = contentEnd(chunk, start, lf, this._lineBytes);
+  /**
+   * Makes the content of the line of `chunk[at, to)` that starts at `at`
+   * (lines of one chunk read in order, see `LineContent.read`) current and
+   * describes it in {@link ending}, {@link cut} and {@link altered}); returns
+   * the LF ending it, or -1 when `to` comes first. A line whose content
+   * holds ESC is stripped in the pass that finds its LF, unless it is too
+   * long for that (see `LineContent.stripLine`); then, and for other lines,
+   * the LF is found first. Reads each byte at most four times.
+   */
+  private _read(chunk: Uint8Array, at: number, to: number): number {
     const content = this._content;
-    if (!content.hasEscape(chunk, start, end)) return this._drop.matchesAny(chunk, start, end);
-    content.strip(chunk, start, end);
-    return this._drop.matchesAny(content.bytes, content.start, content.end);
+    const lineBytes = this._lineBytes;
+    const esc = content.escapeAt(chunk, at);
+    let lf = indexOfByte(chunk, LF, at, esc < to ? esc : to);
+    if (lf !== -1) {
+      // No ESC before the LF: the content is the raw line.
+      content.raw(chunk, at, this._describe(chunk, at, lf));
+      this.altered = false;
+      return lf;
+    }
+    if (esc >= to) return -1;
+    if (esc - at < lineBytes) {
+      lf = content.stripLine(chunk, at, to - at < lineBytes ? to : at + lineBytes);
+      if (lf !== -1) {
+        this.ending = lf > at && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
+        this.cut = 0;
+        this.altered = true;
+        return lf;
+      }
+    }
+    lf = indexOfByte(chunk, LF, esc, to);
+    if (lf === -1) return -1;
+    this.altered = content.read(chunk, at, this._describe(chunk, at, lf));
+    return lf;
   }
 
   /** {@link contentEnd} of the line; sets {@link ending} and {@link cut}. */

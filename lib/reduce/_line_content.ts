@@ -14,6 +14,7 @@
 import { AnsiStripper, indexOfByte } from "../bytes/mod.ts";
 
 const ESC = 0x1b;
+const CR = 13;
 const INITIAL_SCRATCH_BYTES = 1024;
 
 /** Reads line contents; the current one is `bytes[start, end)`. */
@@ -68,7 +69,15 @@ export class LineContent {
    * buffer must be asked in order between {@link forget} calls.
    */
   hasEscape(src: Uint8Array, start: number, end: number): boolean {
-    if (this._stripper === null) return false;
+    return this.escapeAt(src, start) < end;
+  }
+
+  /**
+   * The first ESC of `src` at or after `start`, or `src.length` when there
+   * is none or when not stripping; asked in order as {@link hasEscape}.
+   */
+  escapeAt(src: Uint8Array, start: number): number {
+    if (this._stripper === null) return src.length;
     if (this._escBuffer !== src) {
       this._escBuffer = src;
       this._escAt = -1;
@@ -77,7 +86,7 @@ export class LineContent {
       const at = indexOfByte(src, ESC, start, src.length);
       this._escAt = at === -1 ? src.length : at;
     }
-    return this._escAt < end;
+    return this._escAt;
   }
 
   /** Makes `src[start, end)` itself the current content; false (nothing removed). */
@@ -97,6 +106,34 @@ export class LineContent {
     this.start = 0;
     this.end = stripper.strip(src, start, end, this._scratch, 0);
     return true;
+  }
+
+  /**
+   * Makes the line that starts at `src[start]` and ends at the first LF of
+   * `src[start, limit)` the current content, stripped of ANSI sequences and
+   * without its ending, reading its bytes once; returns that LF, or -1 when
+   * none comes before `limit` or before the line outgrows the scratch buffer
+   * (at least {@link INITIAL_SCRATCH_BYTES} or `lineBytes`: it grows only
+   * for lines read with {@link strip}); the content is then meaningless.
+   * `limit - start` must be at most `lineBytes`, so a line found is never
+   * cut. Only when
+   * stripping.
+   */
+  stripLine(src: Uint8Array, start: number, limit: number): number {
+    if (this._scratch.length === 0) this._growScratch(INITIAL_SCRATCH_BYTES);
+    const stop = limit - start < this._scratch.length ? limit : start + this._scratch.length;
+    const stripper = this._stripper!;
+    stripper.reset();
+    let end = stripper.stripLine(src, start, stop, this._scratch, 0);
+    const lf = stripper.stoppedAt;
+    if (lf === stop) return -1;
+    // A CR before the LF is the ending; the stripper wrote it last exactly when no sequence
+    // was open at the LF (else the CR was removed with the sequence, or stayed in a string).
+    if (lf > start && src[lf - 1] === CR && !stripper.inSequence) end--;
+    this.bytes = this._scratch;
+    this.start = 0;
+    this.end = end;
+    return lf;
   }
 
   private _growScratch(need: number): void {

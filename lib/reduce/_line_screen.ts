@@ -1,14 +1,16 @@
 /**
- * Screening for `line_filter` rules with `keep` patterns. A line can be a
- * candidate only if some `keep` value occurs in its content (kinds and trims
- * aside, a line without the value matches nothing). When ANSI sequences are
+ * Screening lines for the values of a `line_filter` pattern set: kinds and
+ * trims aside, a line whose content holds no value matches no pattern. With
+ * `keep` patterns, such a line cannot be a candidate; with `drop` patterns
+ * only, it is one. When ANSI sequences are
  * removed, the content is the line with its sequences removed, and removal
  * can join a value's bytes; but before the line's first ESC the content is
  * the raw bytes, and after it every content byte is a raw byte, so a value
  * can still end only on a raw byte that can end a value.
  * {@link LineScreen.quietEnd} walks a chunk once, counting lines, up to the
- * first line that may hold a value, so the lines before it are omitted
- * without splitting, stripping or matching them one by one;
+ * first line that may hold a value, so the lines before it are omitted (or
+ * counted as candidates) without splitting, stripping or matching them one
+ * by one;
  * {@link LineScreen.mayHoldValue} applies the test to one line's content.
  *
  * Each byte is classified through a 256-entry table; only a byte that can
@@ -31,19 +33,19 @@ const LINE_END = 1;
 const ESCAPE = 2;
 const VALUE_END = 3;
 
-/** Finds lines that cannot be `keep` candidates; see the module comment. */
+/** Finds lines whose content can hold no value of a pattern set; see the module comment. */
 export class LineScreen {
-  private readonly _keep: LinePatternSet;
+  private readonly _patterns: LinePatternSet;
   /** Class of each byte value: PLAIN, LINE_END (LF), ESCAPE (ESC, when stripping) or VALUE_END. */
   private readonly _classes = new Uint8Array(256);
   /** 1,024 bits, set at {@link pairHash} of each byte pair that can end a value. */
   private readonly _endPairs = new Uint32Array(32);
   private _lines = 0;
 
-  /** Screens for any value of `keep`, and for ESC when `escapes`. */
-  constructor(keep: LinePatternSet, escapes: boolean) {
-    this._keep = keep;
-    for (const m of keep.matchers) {
+  /** Screens for any value of `patterns`, and for ESC when `escapes`. */
+  constructor(patterns: LinePatternSet, escapes: boolean) {
+    this._patterns = patterns;
+    for (const m of patterns.matchers) {
       for (const [prev, last] of endPairs(m)) {
         this._classes[last] = VALUE_END;
         const h = pairHash(prev, last);
@@ -61,9 +63,9 @@ export class LineScreen {
 
   /**
    * The end of the run of complete lines of `chunk`, from `from` (a line
-   * start), whose content can hold no `keep` value: the raw bytes hold none,
-   * and, when stripping, no byte after the line's first ESC can end one.
-   * The number of those lines is then {@link lines}.
+   * start), whose content can hold no value: the raw bytes hold none, and,
+   * when stripping, no byte after the line's first ESC can end one. The
+   * number of those lines is then {@link lines}.
    */
   quietEnd(chunk: Uint8Array, from: number): number {
     const classes = this._classes;
@@ -110,7 +112,7 @@ export class LineScreen {
     return lineStart;
   }
 
-  /** False when no `keep` value occurs in `bytes[start, end)` (ESC and LF count as plain bytes). */
+  /** False when no value occurs in `bytes[start, end)` (ESC and LF count as plain bytes). */
   mayHoldValue(bytes: Uint8Array, start: number, end: number): boolean {
     const classes = this._classes;
     let prev = LF;
@@ -135,7 +137,7 @@ export class LineScreen {
   private _valueEndsAt(bytes: Uint8Array, prev: number, i: number, from: number): number {
     const h = pairHash(prev, bytes[i]);
     if (((this._endPairs[h >>> 5] >>> (h & 31)) & 1) === 0) return 0;
-    return this._keep.endsAt(bytes, i, from);
+    return this._patterns.endsAt(bytes, i, from);
   }
 }
 

@@ -53,7 +53,9 @@ export class LineFilterStreamReducer implements StreamReducer {
     this._keep = new LinePatternSet(spec.keep);
     const keeps = this._keep.size > 0;
     this._keepScreen = keeps ? new LineScreen(this._keep, spec.stripAnsi) : null;
-    this._dropScreen = keeps ? null : new DropScreen(this._drop, this._content, env.lineBytes);
+    this._dropScreen = keeps
+      ? null
+      : new DropScreen(this._drop, this._content, env.lineBytes, spec.stripAnsi);
     this._lines = new LineSplitter(env.lineBytes);
     this._tailLines = env.tailLines;
   }
