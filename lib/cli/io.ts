@@ -41,3 +41,33 @@ export function captureTextIo(): TextIo & { readonly stdout: string; readonly st
     },
   };
 }
+
+/**
+ * Reads `stream` to its end into one byte array. Returns `undefined` as soon
+ * as more than `limit` bytes have arrived (default: no limit), so a bounded
+ * caller never holds more than `limit` plus one chunk.
+ */
+export function readAllBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array>;
+export function readAllBytes(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | undefined>;
+export async function readAllBytes(
+  stream: ReadableStream<Uint8Array>,
+  limit = Infinity,
+): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}

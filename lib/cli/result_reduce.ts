@@ -32,7 +32,7 @@
  * @module
  */
 import { parseArgs } from "./_args.ts";
-import type { TextIo } from "./io.ts";
+import { readAllBytes, type TextIo } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { ShellParser } from "../shell/mod.ts";
 
@@ -168,22 +168,6 @@ export async function reduceFinishedResult(
   };
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
-}
-
 /** An exact copy from the archive: `archive put` of `input`, or the named existing call. */
 function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
   return {
@@ -259,7 +243,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
   const { loadShellParser } = await import("../shell/mod.ts");
   const parserPromise = loadShellParser();
   const [input, registry] = await Promise.all([
-    readAll(Deno.stdin.readable),
+    readAllBytes(Deno.stdin.readable),
     loadRegistry(options.rulePacks),
   ]);
   let output = input;

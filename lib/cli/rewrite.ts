@@ -15,7 +15,7 @@
  * @module
  */
 import { parseArgs } from "./_args.ts";
-import type { TextIo } from "./io.ts";
+import { readAllBytes, type TextIo } from "./io.ts";
 
 const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... -- 'SHELL SOURCE'\n";
 
@@ -139,20 +139,8 @@ export function decideRewrite(
 }
 
 async function readStdinText(limit: number): Promise<string | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of Deno.stdin.readable) {
-    size += chunk.length;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await readAllBytes(Deno.stdin.readable, limit);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
 /** Runs `yarp rewrite`; returns 0, or 2 for a malformed argument. */
