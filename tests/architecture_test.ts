@@ -17,7 +17,8 @@ const LAYERS: Record<string, number> = {
   shell: 3,
   run: 3,
   archive: 3,
-  cli: 4,
+  corpus: 4,
+  cli: 5,
 };
 
 const IMPORT_PATTERN =

@@ -8,11 +8,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  type ExactCopy,
-  parseResultReduceArgs,
-  reduceFinishedResult,
-} from "../lib/cli/result_reduce.ts";
+import { parseResultReduceArgs } from "../lib/cli/result_reduce.ts";
+import { type ExactCopy, reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 
