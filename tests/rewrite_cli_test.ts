@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decideRewrite, parseRewriteArgs, shellQuote } from "../lib/cli/rewrite.ts";
+import { parseRewriteArgs } from "../lib/cli/rewrite.ts";
+import { decideRewrite, shellQuote } from "../lib/shell/rewrite_decision.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 

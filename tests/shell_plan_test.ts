@@ -14,7 +14,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { decideRewrite, shellQuote } from "../lib/cli/rewrite.ts";
+import { decideRewrite, shellQuote } from "../lib/shell/rewrite_decision.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import {
   effectiveRule,

@@ -15,53 +15,11 @@
  * @module
  */
 import { parseArgs } from "./_args.ts";
+import type { RuleRegistry } from "../rules/registry.ts";
 import { readAllBytes, type TextIo } from "./io.ts";
+import { decideRewrite, type RewriteDecision } from "../shell/rewrite_decision.ts";
 
 const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... -- 'SHELL SOURCE'\n";
-
-/** Why `rewrite` did or did not print a wrapper; stable codes, never command text. */
-export type RewriteReason =
-  | "rewritten"
-  | "not-simple-command"
-  | "redirect"
-  | "guarded"
-  | "ambiguous"
-  | "transform-only"
-  | "unknown-program"
-  | "no-rule-matched"
-  | "no-program"
-  | "invalid-pack"
-  | "source-too-large"
-  | `parse:${string}`;
-
-/** The decision for one source. */
-export interface RewriteDecision {
-  readonly rewrite: boolean;
-  readonly reason: RewriteReason;
-  readonly rule?: string;
-  /** The wrapper command line (without a newline) when `rewrite`. */
-  readonly command?: string;
-}
-
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/**
- * Quotes `word` so that bash reads it back as exactly `word`: safe words
- * stay bare, everything else is single-quoted with `'\''` for a quote.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { shellQuote } from "./rewrite.ts";
- * assert.equal(shellQuote("--stat"), "--stat");
- * assert.equal(shellQuote("it's a b"), "'it'\\''s a b'");
- * assert.equal(shellQuote(""), "''");
- * ```
- */
-export function shellQuote(word: string): string {
-  if (SAFE_WORD.test(word)) return word;
-  return `'${word.replaceAll("'", `'\\''`)}'`;
-}
 
 interface RewriteArgs {
   readonly json: boolean;
@@ -88,54 +46,6 @@ export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error
     return { error: "expected exactly one shell source argument after '--'" };
   }
   return { json: parsed.flags.has("--json"), rulePacks, source: rest?.[0] };
-}
-
-/**
- * Decides the rewrite for `source` with a parser and a rule registry
- * already loaded. Pure apart from the parser's own state; never throws.
- */
-export function decideRewrite(
-  source: string,
-  parser: import("../shell/mod.ts").ShellParser,
-  registry: import("../rules/registry.ts").RuleRegistry,
-  packs: readonly { readonly path: string; readonly digest: string }[],
-): RewriteDecision {
-  const parsed = parser.parse(source);
-  if (!parsed.ok) {
-    return { rewrite: false, reason: `parse:${parsed.reason}` };
-  }
-  const lists = parsed.program.lists;
-  const pipelines = lists.length === 1 ? lists[0].pipelines : [];
-  const stages = pipelines.length === 1 ? pipelines[0].stages : [];
-  if (stages.length !== 1) return { rewrite: false, reason: "not-simple-command" };
-  const command = stages[0];
-  if (command.redirects.length > 0) return { rewrite: false, reason: "redirect" };
-  const argv = command.words.map((word) => word.text);
-  const selection = registry.select(argv);
-  switch (selection.outcome) {
-    case "reduce": {
-      const id = selection.match.rule.id;
-      const words = ["yarp", "run", "--expect-rule", id];
-      for (const pack of packs) words.push("--rule-pack", pack.path, "--pack-digest", pack.digest);
-      words.push("--", ...argv);
-      return {
-        rewrite: true,
-        reason: "rewritten",
-        rule: id,
-        command: words.map(shellQuote).join(" "),
-      };
-    }
-    case "transform":
-      return { rewrite: false, reason: "transform-only", rule: selection.match.rule.id };
-    case "guarded":
-      return { rewrite: false, reason: "guarded", rule: selection.guards[0].rule.id };
-    case "ambiguous":
-      return { rewrite: false, reason: "ambiguous" };
-    case "unsupported":
-      return { rewrite: false, reason: selection.reason };
-    case "invalid-pack":
-      return { rewrite: false, reason: "invalid-pack" };
-  }
 }
 
 async function readStdinText(limit: number): Promise<string | undefined> {
@@ -177,7 +87,7 @@ async function decide(
   loadShellParser: typeof import("../shell/mod.ts").loadShellParser,
 ): Promise<RewriteDecision> {
   const parserPromise = loadShellParser();
-  let registry: import("../rules/registry.ts").RuleRegistry;
+  let registry: RuleRegistry;
   const packs: { path: string; digest: string }[] = [];
   if (rulePacks.length === 0) {
     const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");

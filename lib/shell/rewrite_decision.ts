@@ -1,0 +1,104 @@
+/**
+ * The rewrite decision (seed 000, "Shell source checks", "Rewrite and run
+ * agreement"): shell source that is one simple command selected by exactly
+ * one reduction rule becomes `yarp run --expect-rule ID -- ARGV…`; anything
+ * else stays as written, with a stable reason code. Shared by `yarp rewrite`
+ * and the corpus analysis, which replays the runner path for rewritten
+ * commands.
+ *
+ * @module
+ */
+import type { RuleRegistry } from "../rules/registry.ts";
+import type { ShellParser } from "./mod.ts";
+
+/** Why `rewrite` did or did not print a wrapper; stable codes, never command text. */
+export type RewriteReason =
+  | "rewritten"
+  | "not-simple-command"
+  | "redirect"
+  | "guarded"
+  | "ambiguous"
+  | "transform-only"
+  | "unknown-program"
+  | "no-rule-matched"
+  | "no-program"
+  | "invalid-pack"
+  | "source-too-large"
+  | `parse:${string}`;
+
+/** The decision for one source. */
+export interface RewriteDecision {
+  readonly rewrite: boolean;
+  readonly reason: RewriteReason;
+  readonly rule?: string;
+  /** The wrapper command line (without a newline) when `rewrite`. */
+  readonly command?: string;
+}
+
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/**
+ * Quotes `word` so that bash reads it back as exactly `word`: safe words
+ * stay bare, everything else is single-quoted with `'\''` for a quote.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shellQuote } from "./rewrite_decision.ts";
+ * assert.equal(shellQuote("--stat"), "--stat");
+ * assert.equal(shellQuote("it's a b"), "'it'\\''s a b'");
+ * assert.equal(shellQuote(""), "''");
+ * ```
+ */
+export function shellQuote(word: string): string {
+  if (SAFE_WORD.test(word)) return word;
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Decides the rewrite for `source` with a parser and a rule registry
+ * already loaded. Pure apart from the parser's own state; never throws.
+ */
+export function decideRewrite(
+  source: string,
+  parser: ShellParser,
+  registry: RuleRegistry,
+  packs: readonly { readonly path: string; readonly digest: string }[],
+): RewriteDecision {
+  const parsed = parser.parse(source);
+  if (!parsed.ok) {
+    return { rewrite: false, reason: `parse:${parsed.reason}` };
+  }
+  const lists = parsed.program.lists;
+  const pipelines = lists.length === 1 ? lists[0].pipelines : [];
+  const stages = pipelines.length === 1 ? pipelines[0].stages : [];
+  if (stages.length !== 1) return { rewrite: false, reason: "not-simple-command" };
+  const command = stages[0];
+  if (command.redirects.length > 0) return { rewrite: false, reason: "redirect" };
+  const argv = command.words.map((word) => word.text);
+  const selection = registry.select(argv);
+  switch (selection.outcome) {
+    case "reduce": {
+      const id = selection.match.rule.id;
+      const words = ["yarp", "run", "--expect-rule", id];
+      for (const pack of packs) words.push("--rule-pack", pack.path, "--pack-digest", pack.digest);
+      words.push("--", ...argv);
+      return {
+        rewrite: true,
+        reason: "rewritten",
+        rule: id,
+        command: words.map(shellQuote).join(" "),
+      };
+    }
+    case "transform":
+      return { rewrite: false, reason: "transform-only", rule: selection.match.rule.id };
+    case "guarded":
+      return { rewrite: false, reason: "guarded", rule: selection.guards[0].rule.id };
+    case "ambiguous":
+      return { rewrite: false, reason: "ambiguous" };
+    case "unsupported":
+      return { rewrite: false, reason: selection.reason };
+    case "invalid-pack":
+      return { rewrite: false, reason: "invalid-pack" };
+  }
+}
