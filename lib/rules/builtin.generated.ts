@@ -4,7 +4,7 @@ import type { RulePack } from "./model.ts";
 /** The validated built-in pack, rules in manifest order. */
 export const BUILTIN_PACK: RulePack = {
   "id": "yarp-builtin",
-  "sourceDigest": "0db2f433cbc402faf42da66f43fb9f604a5c33ee31c4cc05afe40557dd523a9e",
+  "sourceDigest": "e0edac9ab885dfdd2170f39a065aeee08eed73fc2b8bf8398bd61a1479fa9cf7",
   "rules": [
     {
       "id": "build/cargo-build",
@@ -2426,7 +2426,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 300,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -2516,7 +2516,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 300,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -2630,7 +2630,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -2730,7 +2730,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -2830,7 +2830,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -2944,7 +2944,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -3044,7 +3044,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -3089,7 +3089,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 300,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -3137,7 +3137,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 300,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -3251,7 +3251,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
@@ -3351,7 +3351,7 @@ export const BUILTIN_PACK: RulePack = {
       },
       "failure": {
         "headLines": 200,
-        "tailLines": 120,
+        "tailLines": 1000,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
         "minSavingsBytes": 256
