@@ -8,6 +8,7 @@
  * Exits 1 when the exit code or the recovered bytes differ.
  */
 import { join } from "node:path";
+import { bytesEqual } from "../lib/bytes/byte_search.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 const COMMAND = ["grep", "-rn", "export", "lib", "tests", "scripts"];
@@ -17,10 +18,6 @@ const decoder = new TextDecoder();
 
 async function capture(argv: string[]): Promise<Deno.CommandOutput> {
   return await new Deno.Command(argv[0], { args: argv.slice(1), cwd: ROOT, env }).output();
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 const raw = await capture(COMMAND);
@@ -39,7 +36,7 @@ let exact = true;
 const id = decoder.decode(reduced.stdout).match(/exact: yarp read ([0-9a-f]+)\]/)?.[1];
 if (id !== undefined) {
   const recovered = await capture([yarp, "read", id]);
-  exact = recovered.code === 0 && sameBytes(recovered.stdout, raw.stdout);
+  exact = recovered.code === 0 && bytesEqual(recovered.stdout, raw.stdout);
   console.log(
     `--- $ yarp read ${id}: ${recovered.stdout.length} bytes, ` +
       (exact ? "identical to the raw output" : "DIFFERENT from the raw output"),

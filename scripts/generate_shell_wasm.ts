@@ -16,6 +16,7 @@
  * Usage: deno task generate | deno task check
  */
 import { join } from "node:path";
+import { bytesEqual } from "../lib/bytes/byte_search.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 
@@ -33,12 +34,6 @@ async function bytesOf(specifier: string): Promise<Uint8Array> {
   return module.default as Uint8Array;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-  return true;
-}
-
 if (import.meta.main) {
   const check = Deno.args.includes("--check");
   let stale = false;
@@ -52,7 +47,7 @@ if (import.meta.main) {
       } catch {
         // missing counts as stale
       }
-      if (!sameBytes(current, bytes)) {
+      if (!bytesEqual(current, bytes)) {
         console.error(`${output} is stale: run \`deno task generate\``);
         stale = true;
       }

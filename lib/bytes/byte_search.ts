@@ -73,3 +73,10 @@ export function countByte(bytes: Uint8Array, value: number, start: number, end: 
   for (; i < end; i++) if (bytes[i] === value) count++;
   return count;
 }
+
+/** True when `a` and `b` hold the same bytes in the same order. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
