@@ -2,13 +2,17 @@
  * The shell parser: one conservative parser for simple commands, chains and
  * pipelines (seed 001). `loadShellParser` starts the tree-sitter runtime
  * once per process; its `parse` returns the shell model or one rejection
- * reason and never throws, executes, expands or resolves anything.
+ * reason, and its `census` the fixed syntax ids of a source (offline
+ * analysis). Neither throws, executes, expands or resolves anything.
  *
  * @module
  */
-import type { ShellParse } from "./model.ts";
+import { censusTree, type SyntaxCensus } from "./census.ts";
+import type { ShellParse, ShellRejectReason } from "./model.ts";
 import { acceptTree, precheckSource } from "./parse.ts";
+import type { Node, Parser } from "web-tree-sitter";
 
+export { SYNTAX_IDS, type SyntaxCensus, type SyntaxId } from "./census.ts";
 export type * from "./model.ts";
 export { SHELL_LIMITS } from "./model.ts";
 export { acceptTree, precheckSource } from "./parse.ts";
@@ -27,9 +31,17 @@ export {
 } from "./plan.ts";
 export { decodeBareWord, decodeDoubleQuoted, type WordDecode } from "./words.ts";
 
-/** A ready parser: `parse` is synchronous, total and never throws. */
+/** A ready parser: both methods are synchronous, total and never throw. */
 export interface ShellParser {
+  /** The shell model of `source`, or one rejection reason. */
   parse(source: string): ShellParse;
+  /**
+   * The syntax ids present anywhere in `source` and `parse(source)`'s
+   * verdict, from one tree-sitter parse. No features for an empty source, a
+   * NUL byte, a source over the byte limit or a tree over the node limit.
+   * Never holds command text.
+   */
+  census(source: string): SyntaxCensus;
 }
 
 /**
@@ -45,31 +57,51 @@ export interface ShellParser {
  * const parsed = parser.parse("git diff --stat");
  * assert.ok(parsed.ok && parsed.program.lists[0].pipelines[0].stages[0].words.length === 3);
  * assert.deepEqual(parser.parse("echo $HOME"), { ok: false, reason: "expansion" });
+ * assert.deepEqual(parser.census("echo $HOME && ls"), {
+ *   features: ["and-chain", "parameter-expansion"],
+ *   parse: "expansion",
+ * });
  * ```
  */
 export async function loadShellParser(): Promise<ShellParser> {
-  let tree: Awaited<ReturnType<typeof import("./_runtime.ts").loadBashTreeParser>>;
+  let tree: Parser;
   try {
     tree = await (await import("./_runtime.ts")).loadBashTreeParser();
   } catch {
-    return { parse: () => ({ ok: false, reason: "parser-unavailable" }) };
+    return {
+      parse: () => ({ ok: false, reason: "parser-unavailable" }),
+      census: () => ({ features: [], parse: "parser-unavailable" }),
+    };
   }
+  /** Reads the tree of `source` with `read`, or hands `refuse` the reason there is none. */
+  const withTree = <T>(
+    source: string,
+    read: (root: Node) => T,
+    refuse: (reason: ShellRejectReason) => T,
+  ): T => {
+    const early = precheckSource(source);
+    if (early !== undefined) return refuse(early);
+    let parsed;
+    try {
+      parsed = tree.parse(source);
+    } catch {
+      return refuse("parser-unavailable");
+    }
+    if (parsed === null) return refuse("parser-unavailable");
+    try {
+      return read(parsed.rootNode);
+    } finally {
+      parsed.delete();
+    }
+  };
   return {
-    parse(source: string): ShellParse {
-      const early = precheckSource(source);
-      if (early !== undefined) return { ok: false, reason: early };
-      let parsed;
-      try {
-        parsed = tree.parse(source);
-      } catch {
-        return { ok: false, reason: "parser-unavailable" };
-      }
-      if (parsed === null) return { ok: false, reason: "parser-unavailable" };
-      try {
-        return acceptTree(source, parsed.rootNode);
-      } finally {
-        parsed.delete();
-      }
-    },
+    parse: (source) =>
+      withTree(source, (root) => acceptTree(source, root), (reason) => ({ ok: false, reason })),
+    census: (source) =>
+      withTree(
+        source,
+        (root) => censusTree(source, root, acceptTree(source, root)),
+        (reason) => ({ features: [], parse: reason }),
+      ),
   };
 }
