@@ -105,7 +105,7 @@ export function recordFromJson(value: unknown): CorpusRecord | { error: string }
     if ("error" in output) return output;
     streams = { mode, output };
   } else {
-    return { error: "'stream_mode' is not \"separate\" or \"combined\"" };
+    return { error: '\'stream_mode\' is not "separate" or "combined"' };
   }
   return {
     id: object.id as string,
