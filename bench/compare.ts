@@ -1,0 +1,147 @@
+/**
+ * Side by side: the same corpus records through YARP's production engine,
+ * through tokenjuice (pinned, installed by `_tokenjuice.ts`, built-in rules,
+ * library API) and through Pi's default bash truncation (`_pi_truncation.ts`),
+ * measured with the one tally of lib/corpus/metrics.ts, so every column
+ * means the same thing for each.
+ *
+ * "Guarded" is a property of the record (a YARP guard rule selects its
+ * command: an exact inspection such as `cat -n`, `git show REV:path`,
+ * `--porcelain`), so each alternative is checked for byte-exactness on the
+ * same records. Time per record is each reducer's own time in this process.
+ *
+ *   deno run -A --unstable-raw-imports bench/compare.ts [CORPUS.jsonl.gz…] [--json]
+ *
+ * Defaults to ../shared/corpus/runs.jsonl.gz. Aggregates only.
+ *
+ * @module
+ */
+import { bytesEqual } from "../lib/bytes/byte_search.ts";
+import { createEngine } from "../lib/corpus/engine.ts";
+import { readJsonlLines } from "../lib/corpus/jsonl.ts";
+import { addSample, addSkipped, emptyTally, type TallyData } from "../lib/corpus/metrics.ts";
+import { type CorpusRecord, parseRecordLine, visibleBytes } from "../lib/corpus/record.ts";
+import { type CorpusSummary, percent, summarize } from "../lib/corpus/summary.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
+import { loadShellParser } from "../lib/shell/mod.ts";
+import { piTruncate } from "./_pi_truncation.ts";
+import { loadTokenjuice, TOKENJUICE_VERSION } from "./_tokenjuice.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** What one alternative shows the agent for a record, and the rule it names. */
+type Contender = (record: CorpusRecord) => Promise<{ text: Uint8Array; rule: string | null }>;
+
+function streamsText(record: CorpusRecord) {
+  if (record.streams.mode === "combined") {
+    const combined = decoder.decode(record.streams.output);
+    return { stdout: combined, stderr: "", combined };
+  }
+  return {
+    stdout: decoder.decode(record.streams.stdout),
+    stderr: decoder.decode(record.streams.stderr),
+    combined: null,
+  };
+}
+
+async function main(): Promise<void> {
+  const json = Deno.args.includes("--json");
+  const files = Deno.args.filter((arg) => arg !== "--json");
+  if (files.length === 0) {
+    files.push(new URL("../../shared/corpus/runs.jsonl.gz", import.meta.url).pathname);
+  }
+  const parser = await loadShellParser();
+  const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]));
+  const tokenjuice = await loadTokenjuice();
+  const contenders: Record<string, Contender> = {
+    "yarp": async (record) => {
+      const outcome = await engine(record);
+      return { text: outcome.after, rule: outcome.rule };
+    },
+    [`tokenjuice ${TOKENJUICE_VERSION}`]: async (record) => {
+      const { stdout, stderr, combined } = streamsText(record);
+      const result = await tokenjuice.reduce({
+        command: record.command,
+        stdout,
+        stderr,
+        combined,
+        exitCode: record.exitCode,
+      });
+      return { text: encoder.encode(result.text), rule: result.rule };
+    },
+    "pi truncation": (record) =>
+      Promise.resolve({
+        text: encoder.encode(piTruncate(decoder.decode(visibleBytes(record)))),
+        rule: null,
+      }),
+  };
+  const tallies: Record<string, TallyData> = {};
+  for (const name of Object.keys(contenders)) tallies[name] = emptyTally();
+  for (const file of files) {
+    for await (const line of readJsonlLines(file)) {
+      const record = parseRecordLine(line.text);
+      if ("error" in record || record.priorReduction !== null) {
+        for (const tally of Object.values(tallies)) addSkipped(tally, "not-raw");
+        continue;
+      }
+      const guarded = (await engine(record)).guarded;
+      const before = visibleBytes(record);
+      for (const [name, contender] of Object.entries(contenders)) {
+        const started = performance.now();
+        const { text, rule } = await contender(record);
+        const micros = (performance.now() - started) * 1000;
+        addSample(tallies[name], {
+          rule,
+          guarded,
+          reduced: !bytesEqual(text, before),
+          exitCode: record.exitCode,
+          before,
+          after: text,
+          micros,
+          reasons: [],
+        });
+      }
+    }
+  }
+  const summaries = Object.entries(tallies).map(([name, tally]) => [name, summarize(tally)]);
+  if (json) {
+    console.log(JSON.stringify(Object.fromEntries(summaries), null, 2));
+    return;
+  }
+  console.log(formatTable(summaries as [string, CorpusSummary][]));
+}
+
+/** The comparison table: one row per alternative. */
+function formatTable(rows: readonly [string, CorpusSummary][]): string {
+  const header = [
+    "reducer",
+    "records",
+    "changed",
+    "chars removed",
+    "grew",
+    "guarded exact",
+    "diag kept",
+    "facts kept",
+    "median µs",
+    "p95 µs",
+  ];
+  const body = rows.map(([name, s]) => [
+    name,
+    String(s.records),
+    String(s.changed),
+    percent(s.removedShare),
+    String(s.grew),
+    `${s.guardedExact}/${s.guarded}`,
+    percent(s.diagnosticRetention),
+    percent(s.keyFactRecall),
+    s.microsMedian.toFixed(0),
+    s.microsP95.toFixed(0),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const format = (cells: string[]) =>
+    cells.map((cell, i) => i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])).join("  ");
+  return [format(header), ...body.map(format)].join("\n");
+}
+
+if (import.meta.main) await main();
