@@ -45,8 +45,21 @@ Deno.test("quoting decodes to the exact argv", () => {
     ["ls \\\n -la", ["ls", "-la"]],
     [`rg "*.ts" '$HOME'`, ["rg", "*.ts", "$HOME"]],
     ["grep -c é", ["grep", "-c", "é"]],
+    ["git diff HEAD~1 x~ a~b", ["git", "diff", "HEAD~1", "x~", "a~b"]],
+    [`ls "a"~ 'b'~/c`, ["ls", "a~", "b~/c"]],
   ];
   for (const [source, expected] of table) assert.deepEqual(argv(source), expected, source);
+});
+
+Deno.test("an accepted tilde word is what bash passes", async () => {
+  const words = ["HEAD~1", "x~", "a~b", '"a"~', "'b'~/c", "HEAD~3..HEAD~1", "@~2", "-~"];
+  for (const word of words) {
+    const parsed = argv(`printf %s ${word}`);
+    assert.ok(Array.isArray(parsed), word);
+    const { stdout } = await new Deno.Command("bash", { args: ["-c", `printf %s ${word}`] })
+      .output();
+    assert.equal(parsed[2], new TextDecoder().decode(stdout), word);
+  }
 });
 
 Deno.test("expansions, globs and assignments are refused", () => {
@@ -63,6 +76,11 @@ Deno.test("expansions, globs and assignments are refused", () => {
     ["ls *.ts", "glob"],
     ["ls a?", "glob"],
     ["ls ~/x", "glob"],
+    ["ls ~", "glob"],
+    ["ls a=~/x", "glob"],
+    ["ls --dir=~/x", "glob"],
+    ["ls a:~/x", "glob"],
+    ["ls a=b:~/x", "glob"],
     ["ls {a,b}", "glob"],
     ["ls x{1..3}", "glob"],
     ["FOO=1 rg x", "assignment"],

@@ -225,12 +225,13 @@ function readWord(node: SyntaxNode, depth: number): LiteralWord {
   return { text: decodeWord(node, depth), start: node.startIndex, end: node.endIndex };
 }
 
-function decodeWord(node: SyntaxNode, depth: number): string {
+/** Decodes `node`; `before` is the decoded text preceding it in the same word. */
+function decodeWord(node: SyntaxNode, depth: number, before = ""): string {
   if (depth > SHELL_LIMITS.depth) reject("too-deep");
   switch (node.type) {
     case "word":
     case "number": {
-      const decoded = decodeBareWord(node.text);
+      const decoded = decodeBareWord(node.text, before);
       if (!decoded.ok) reject(decoded.reason);
       return decoded.text;
     }
@@ -250,7 +251,7 @@ function decodeWord(node: SyntaxNode, depth: number): string {
       if (hasBraceExpansion(node.text)) reject("glob");
       let text = "";
       for (let index = 0; index < node.childCount; index += 1) {
-        text += decodeWord(node.child(index)!, depth + 1);
+        text += decodeWord(node.child(index)!, depth + 1, before + text);
       }
       return text;
     }

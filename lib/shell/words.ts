@@ -4,10 +4,12 @@
  * the exact argument bash would pass (seed 001, "Parser"; seed 000, "Shell
  * source checks"). Anything bash would expand, glob or reinterpret is
  * refused, never guessed: `$` and backquotes anywhere outside single quotes,
- * unquoted `*`, `?`, `[`, `~`, and brace expansion (`{a,b}`, `{1..3}`).
+ * unquoted `*`, `?`, `[`, a `~` where bash may expand it (at the start of a
+ * word, or after `=` or `:`, as in `--dir=~/x` or `PATH=a:~/b`), and brace
+ * expansion (`{a,b}`, `{1..3}`). A `~` elsewhere (`HEAD~1`, `x~`) is literal.
  *
  * Known misses: words that bash leaves literal but that look like a glob or
- * a tilde (`a~b`, `x[`) are refused too.
+ * a tilde (`x[`, `--x=~/y`) are refused too.
  *
  * @module
  */
@@ -23,8 +25,10 @@ const GLOB = { ok: false, reason: "glob" } as const;
 
 /**
  * Decodes an unquoted word: `\c` gives `c`, backslash-newline disappears.
- * Refuses `$`, backquotes, unquoted glob characters, `~` and brace
- * expansion; a trailing lone backslash is `unsupported-syntax`.
+ * Refuses `$`, backquotes, unquoted glob characters, a `~` at the word's
+ * start or after `=` or `:`, and brace expansion; a trailing lone backslash
+ * is `unsupported-syntax`. `before` is the decoded text that precedes this
+ * piece in the same word (`""` when it starts the word).
  *
  * @example
  * ```ts
@@ -32,9 +36,11 @@ const GLOB = { ok: false, reason: "glob" } as const;
  * import { decodeBareWord } from "./words.ts";
  * assert.deepEqual(decodeBareWord("a\\ b"), { ok: true, text: "a b" });
  * assert.deepEqual(decodeBareWord("*.ts"), { ok: false, reason: "glob" });
+ * assert.deepEqual(decodeBareWord("HEAD~1"), { ok: true, text: "HEAD~1" });
+ * assert.deepEqual(decodeBareWord("~/x"), { ok: false, reason: "glob" });
  * ```
  */
-export function decodeBareWord(text: string): WordDecode {
+export function decodeBareWord(text: string, before = ""): WordDecode {
   if (hasBraceExpansion(text)) return GLOB;
   let out = "";
   for (let index = 0; index < text.length; index += 1) {
@@ -47,10 +53,18 @@ export function decodeBareWord(text: string): WordDecode {
       continue;
     }
     if (char === "$" || char === "`") return EXPANSION;
-    if (char === "*" || char === "?" || char === "[" || char === "~") return GLOB;
+    if (char === "*" || char === "?" || char === "[") return GLOB;
+    if (char === "~" && tildeMayExpand(index === 0 ? before.slice(-1) : text[index - 1])) {
+      return GLOB;
+    }
     out += char;
   }
   return { ok: true, text: out };
+}
+
+/** True when a `~` after `previous` (`""` at a word's start) may be a tilde prefix. */
+function tildeMayExpand(previous: string): boolean {
+  return previous === "" || previous === "=" || previous === ":";
 }
 
 /**
