@@ -24,6 +24,8 @@ usage:
   yarp archive prune [--max-bytes N] [--older-than D] [--json]
   yarp archive forget ID
   yarp archive put --command SRC [--exit-code N] [--cwd DIR] [--json] < OUTPUT
+  yarp corpus import PATH... --output FILE.jsonl.gz [--json]
+  yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]
   yarp doctor
   yarp --version
 `;
@@ -44,6 +46,7 @@ command("result-reduce", async () => (await import("./result_reduce.ts")).result
 command("read", async () => (await import("./read.ts")).readCommand);
 command("search", async () => (await import("./search.ts")).searchCommand);
 command("archive", async () => (await import("./archive.ts")).archiveCommand);
+command("corpus", async () => (await import("./corpus.ts")).corpusCommand);
 command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 
 /**

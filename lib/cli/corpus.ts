@@ -1,0 +1,143 @@
+/**
+ * `yarp corpus import PATH… --output FILE.jsonl.gz` and
+ * `yarp corpus analyze FILE… [--json] [--html REPORT.html] [--workers N]`
+ * (DESIGN.md, "Corpus and measurement"; docs/corpus.md).
+ *
+ * `analyze` replays every record through the production engine and prints
+ * aggregates only: the text report (or `--json`, the same figures as one
+ * object) on stdout, one line per unreadable file on stderr, a progress bar
+ * on stderr when it is a terminal. `--html` also writes a self-contained
+ * report page atomically. Exit 0 when at least one file was read, 1 when
+ * none could be or the report cannot be written, 2 for malformed arguments.
+ *
+ * @module
+ */
+import { parseArgs } from "./_args.ts";
+import type { TextIo } from "./io.ts";
+
+const USAGE = `usage:
+  yarp corpus import PATH... --output FILE.jsonl.gz [--json]
+  yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]
+`;
+
+/** Parsed `corpus analyze` arguments. */
+export interface AnalyzeArgs {
+  readonly files: readonly string[];
+  readonly json: boolean;
+  readonly html: string | undefined;
+  readonly workers: number | undefined;
+}
+
+/**
+ * Parses the arguments after `corpus analyze` with the shared parser; one
+ * error line when malformed: at least one file, no empty path, `--workers`
+ * an integer from 0 (replay in the main thread) to 64.
+ */
+export function parseAnalyzeArgs(args: readonly string[]): AnalyzeArgs | { error: string } {
+  const parsed = parseArgs(args, { flags: ["--json"], options: ["--html", "--workers"] });
+  if ("error" in parsed) return parsed;
+  const files = [...parsed.positionals, ...parsed.rest ?? []];
+  if (files.length === 0) return { error: "expected at least one corpus file" };
+  if (files.includes("")) return { error: "empty corpus file path" };
+  const html = parsed.values.get("--html");
+  if (html === "") return { error: "--html: missing path" };
+  const workersText = parsed.values.get("--workers");
+  if (workersText !== undefined && (!/^\d{1,2}$/.test(workersText) || Number(workersText) > 64)) {
+    return { error: `--workers: expected 0 to 64, got '${workersText}'` };
+  }
+  return {
+    files,
+    json: parsed.flags.has("--json"),
+    html,
+    workers: workersText === undefined ? undefined : Number(workersText),
+  };
+}
+
+/** A one-line progress bar on a terminal, redrawn at most every 100 ms. */
+function progressBar(io: TextIo) {
+  let last = 0;
+  let drawn = false;
+  return {
+    update(records: number, bytesRead: number, totalBytes: number) {
+      const now = performance.now();
+      if (now - last < 100) return;
+      last = now;
+      const share = totalBytes === 0 ? 1 : Math.min(1, bytesRead / totalBytes);
+      const filled = Math.round(share * 30);
+      io.err(
+        `\r[${"#".repeat(filled)}${" ".repeat(30 - filled)}] ${
+          (share * 100).toFixed(0).padStart(3)
+        }% ${records} records`,
+      );
+      drawn = true;
+    },
+    clear() {
+      if (drawn) io.err(`\r${" ".repeat(60)}\r`);
+    },
+  };
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const slash = path.lastIndexOf("/");
+  const temp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temp, text, { createNew: true });
+    await Deno.rename(temp, path);
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
+}
+
+async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
+  const options = parseAnalyzeArgs(args);
+  if ("error" in options) {
+    io.err(`yarp corpus analyze: ${options.error}\n`);
+    return 2;
+  }
+  const { analyzeCorpus } = await import("../corpus/analyze.ts");
+  const { SYNTAX_IDS } = await import("../shell/mod.ts");
+  const { formatSummary, summarize } = await import("../corpus/summary.ts");
+  const bar = Deno.stderr.isTerminal() ? progressBar(io) : undefined;
+  const { tally, unreadable } = await analyzeCorpus({
+    files: options.files,
+    workers: options.workers,
+    onProgress: bar && ((p) => bar.update(p.records, p.bytesRead, p.totalBytes)),
+  });
+  bar?.clear();
+  for (const { path, reason } of unreadable) {
+    io.err(`yarp corpus analyze: ${path}: cannot read: ${reason}\n`);
+  }
+  const summary = summarize(tally, SYNTAX_IDS);
+  io.out(options.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary));
+  if (options.html !== undefined) {
+    const { renderHtmlReport } = await import("../corpus/html.ts");
+    try {
+      await writeAtomically(options.html, renderHtmlReport(summary, "YARP corpus report"));
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+      io.err(`yarp corpus analyze: ${options.html}: cannot write report: ${reason}\n`);
+      return 1;
+    }
+  }
+  return unreadable.length === options.files.length ? 1 : 0;
+}
+
+/** Runs `yarp corpus SUBCOMMAND …`; see the module contract for exit statuses. */
+export async function corpusCommand(args: string[], io: TextIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === "--help" || sub === "-h") {
+    io.out(USAGE);
+    return 0;
+  }
+  if (sub === "analyze") return await analyzeCommand(rest, io);
+  if (sub === "import") {
+    return await (await import("./corpus_import.ts")).corpusImportCommand(rest, io);
+  }
+  io.err(
+    sub === undefined
+      ? `yarp corpus: missing subcommand\n${USAGE}`
+      : `yarp corpus: unknown subcommand '${sub}'\n${USAGE}`,
+  );
+  return 2;
+}

@@ -1,0 +1,160 @@
+/**
+ * `yarp corpus analyze` over a corpus this test makes by running real tools
+ * (seq, grep, cat, ls) in a temporary tree: the engine replays the run path
+ * for wrapped commands and the result path for the rest, guarded results
+ * stay exact, already-reduced and malformed records are counted apart,
+ * workers give the same figures as one thread, an unreadable file is named,
+ * and no report carries command or output text.
+ */
+import assert from "node:assert/strict";
+import { analyzeCorpus, defaultWorkers, WORKER_THRESHOLD_BYTES } from "../lib/corpus/analyze.ts";
+import { createEngine, REPLAY_ARCHIVE_ID } from "../lib/corpus/engine.ts";
+import type { TallyData } from "../lib/corpus/metrics.ts";
+import { type CorpusRecord, recordToLine } from "../lib/corpus/record.ts";
+import { summarize } from "../lib/corpus/summary.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
+import { loadShellParser } from "../lib/shell/mod.ts";
+
+const YARP = new URL("../bin/yarp", import.meta.url).pathname;
+const DIR = await Deno.makeTempDir({ prefix: "yarp_corpus_analyze_" });
+globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const decoder = new TextDecoder();
+const SECRET = "zebra-7c1d-needle";
+
+/** Runs `bash -c source` in the work tree and records it as a corpus record would. */
+async function recordRun(id: string, source: string): Promise<CorpusRecord> {
+  const output = await new Deno.Command("bash", {
+    args: ["-c", source],
+    cwd: `${DIR}/tree`,
+    stdin: "null",
+  }).output();
+  return {
+    id,
+    source: "test",
+    command: source,
+    exitCode: output.code,
+    streams: { mode: "separate", stdout: output.stdout, stderr: output.stderr },
+    priorReduction: null,
+  };
+}
+
+await Deno.mkdir(`${DIR}/tree/src`, { recursive: true });
+for (let file = 0; file < 40; file++) {
+  const lines = Array.from(
+    { length: 60 },
+    (_, i) => `export const value${i} = "${SECRET}-${file}";`,
+  );
+  await Deno.writeTextFile(`${DIR}/tree/src/module${file}.ts`, lines.join("\n") + "\n");
+}
+const RECORDS = [
+  await recordRun("grep", `grep -rn ${SECRET} src`),
+  await recordRun("grep-pipe", `grep -rn ${SECRET} src | sort`),
+  await recordRun("cat", "cat -n src/module1.ts"),
+  await recordRun("ls-fail", "ls no-such-dir"),
+  await recordRun("seq", "seq 1 5000"),
+  await recordRun("chain", `cd src && grep -rn ${SECRET} .`),
+];
+
+const parser = await loadShellParser();
+const registry = createRuleRegistry([builtinRuleSource()]);
+
+Deno.test("the engine replays the run path per stream and the result path on the visible text", async () => {
+  const engine = createEngine(parser, registry);
+  const [grep, piped, cat, lsFail, seq] = await Promise.all(RECORDS.slice(0, 5).map(engine));
+  assert.equal(grep.path, "run");
+  assert.equal(grep.rule, "search/grep");
+  assert.ok(grep.reduced && grep.after.length < grep.before.length);
+  assert.ok(decoder.decode(grep.after).includes(`yarp read ${REPLAY_ARCHIVE_ID}`));
+  assert.equal(piped.path, "result");
+  assert.ok(piped.reasons[0] === "not-simple-command");
+  assert.equal(cat.guarded, true);
+  assert.deepEqual(cat.after, cat.before);
+  assert.equal(lsFail.reduced, false);
+  assert.deepEqual(lsFail.after, lsFail.before);
+  assert.equal(seq.rule, null);
+  assert.deepEqual(seq.after, seq.before);
+});
+
+async function writeCorpus(name: string, lines: string[], gzip: boolean): Promise<string> {
+  const path = `${DIR}/${name}`;
+  const text = lines.join("\n") + "\n";
+  if (!gzip) {
+    await Deno.writeTextFile(path, text);
+    return path;
+  }
+  await Deno.writeFile(path, new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")));
+  return path;
+}
+
+function withoutTimes(tally: TallyData): unknown {
+  const { microsMedian: _m, microsP95: _p, ...rest } = summarize(tally);
+  return rest;
+}
+
+Deno.test("workers and one thread give the same figures; skips and unreadable files are counted", async () => {
+  const prior = { ...RECORDS[0], id: "prior", priorReduction: "pi-truncation" as const };
+  const lines = [...RECORDS, prior].map(recordToLine);
+  const corpus = await writeCorpus("corpus.jsonl.gz", [...lines, "{not json", lines[0]], true);
+  const missing = `${DIR}/missing.jsonl`;
+  const threaded = await analyzeCorpus({ files: [corpus, missing], workers: 0 });
+  const pooled = await analyzeCorpus({ files: [corpus, missing], workers: 2 });
+  assert.deepEqual(withoutTimes(pooled.tally), withoutTimes(threaded.tally));
+  assert.equal(threaded.unreadable.length, 1);
+  assert.equal(threaded.unreadable[0].path, missing);
+  const summary = summarize(threaded.tally);
+  assert.equal(summary.records, RECORDS.length + 1);
+  assert.deepEqual(summary.skipped, { malformed: 1, "prior-reduction:pi-truncation": 1 });
+  assert.equal(summary.grew, 0);
+  assert.equal(summary.guarded, 1);
+  assert.equal(summary.guardedExact, 1);
+  assert.equal(summary.passThroughExact, summary.passThrough);
+  assert.ok(summary.changed >= 2);
+  assert.ok(summary.removedShare !== null && summary.removedShare > 0.5);
+  assert.equal(summary.syntax.pipeline, 1);
+  assert.equal(summary.syntax["and-chain"], 1);
+  assert.ok(summary.microsP95 >= summary.microsMedian);
+});
+
+Deno.test("the default worker count follows corpus size and cores", () => {
+  assert.equal(defaultWorkers(WORKER_THRESHOLD_BYTES - 1, 2), 0);
+  assert.equal(defaultWorkers(WORKER_THRESHOLD_BYTES, 2), 2);
+  assert.equal(defaultWorkers(WORKER_THRESHOLD_BYTES, 16), 4);
+});
+
+Deno.test("yarp corpus analyze prints aggregates only, as text, JSON and HTML", async () => {
+  const corpus = await writeCorpus("cli.jsonl", RECORDS.map(recordToLine), false);
+  const html = `${DIR}/report/out.html`;
+  await Deno.mkdir(`${DIR}/report`);
+  const env = { XDG_STATE_HOME: `${DIR}/state`, HOME: DIR };
+  const run = (...args: string[]) =>
+    new Deno.Command(YARP, { args: ["corpus", "analyze", ...args], env }).output();
+  const text = await run(corpus);
+  assert.equal(text.code, 0, decoder.decode(text.stderr));
+  const json = await run(corpus, "--json", "--html", html);
+  assert.equal(json.code, 0, decoder.decode(json.stderr));
+  const summary = JSON.parse(decoder.decode(json.stdout));
+  assert.equal(summary.records, RECORDS.length);
+  const page = await Deno.readTextFile(html);
+  assert.match(page, /^<!doctype html>/);
+  for (const report of [decoder.decode(text.stdout), decoder.decode(json.stdout), page]) {
+    assert.ok(!report.includes(SECRET), "a report leaked output or command text");
+    assert.ok(!report.includes("module1"), "a report leaked a path");
+  }
+  assert.match(decoder.decode(text.stdout), /^records analysed +6$/m);
+
+  const bad = await run(corpus, "--workers", "x");
+  assert.equal(bad.code, 2);
+  assert.equal(
+    decoder.decode(bad.stderr),
+    "yarp corpus analyze: --workers: expected 0 to 64, got 'x'\n",
+  );
+  const none = await run(`${DIR}/nothing.jsonl`);
+  assert.equal(none.code, 1);
+  assert.match(decoder.decode(none.stderr), /nothing\.jsonl: cannot read: /);
+  const unwritable = await run(corpus, "--html", `${DIR}/no/such/dir/out.html`);
+  assert.equal(unwritable.code, 1);
+  assert.match(decoder.decode(unwritable.stderr), /out\.html: cannot write report: /);
+  const usage = await new Deno.Command(YARP, { args: ["corpus", "frobnicate"], env }).output();
+  assert.equal(usage.code, 2);
+  assert.match(decoder.decode(usage.stderr), /^yarp corpus: unknown subcommand 'frobnicate'/);
+});
