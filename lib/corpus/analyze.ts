@@ -5,7 +5,8 @@
  * over workers (one per core, at most four), each with its own parser and
  * tally, merged at the end, so both cores work and the figures do not depend
  * on the split. Memory is bounded by a few batches of lines in flight, not
- * by the corpus size.
+ * by the corpus size. Where the worker module is not a file beside this one
+ * (the single-file bundle), everything is replayed in this thread.
  *
  * @module
  */
@@ -84,8 +85,19 @@ async function threadSink(onRecords: (n: number) => void): Promise<LineSink> {
   };
 }
 
+const WORKER_MODULE = new URL("./_replay_worker.ts", import.meta.url);
+
+/** False where the worker module is not a file beside this one (the single-file bundle). */
+function workerModuleAvailable(): boolean {
+  try {
+    return WORKER_MODULE.protocol === "file:" && Deno.statSync(WORKER_MODULE).isFile;
+  } catch {
+    return false;
+  }
+}
+
 function workerSink(count: number, onRecords: (n: number) => void): LineSink {
-  const url = new URL("./_replay_worker.ts", import.meta.url);
+  const url = WORKER_MODULE;
   const workers = Array.from({ length: count }, () => new Worker(url, { type: "module" }));
   const inFlight = workers.map(() => 0);
   const tallies: (TallyData | undefined)[] = workers.map(() => undefined);
@@ -160,8 +172,9 @@ export async function analyzeCorpus(options: AnalyzeOptions): Promise<AnalyzeRes
     }
   }
   const totalBytes = sizes.reduce((sum, size) => sum + size, 0);
-  const workers = options.workers ??
+  const wanted = options.workers ??
     defaultWorkers(totalBytes, navigator.hardwareConcurrency ?? 1);
+  const workers = workerModuleAvailable() ? wanted : 0;
   let records = 0;
   let bytesBefore = 0;
   let bytesRead = 0;
