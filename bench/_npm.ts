@@ -65,3 +65,10 @@ async function installedVersion(packageDir: string): Promise<string | null> {
     return null;
   }
 }
+
+/** True when `npm ping` reaches the registry (tests skip only when it does not). */
+export async function npmRegistryReachable(): Promise<boolean> {
+  const ping = await new Deno.Command("npm", { args: ["ping"], stdout: "null", stderr: "null" })
+    .output();
+  return ping.success;
+}

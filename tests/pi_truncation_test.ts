@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { PI_FULL_OUTPUT_PATH, piTruncate } from "../bench/_pi_truncation.ts";
-import { installNpmPackage } from "../bench/_npm.ts";
+import { installNpmPackage, npmRegistryReachable } from "../bench/_npm.ts";
 
 const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 const PI_VERSION = "0.73.1";
@@ -161,12 +161,6 @@ for (const text of JSON.parse(readFileSync(process.argv[3], "utf8"))) {
 }
 process.stdout.write(JSON.stringify(outputs));
 `;
-
-async function npmRegistryReachable(): Promise<boolean> {
-  const ping = await new Deno.Command("npm", { args: ["ping"], stdout: "null", stderr: "null" })
-    .output();
-  return ping.success;
-}
 
 /** file URL of Pi's bash tool module, or null when npm cannot reach the registry. */
 async function piBashToolUrl(): Promise<string | null> {

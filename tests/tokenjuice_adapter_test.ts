@@ -7,19 +7,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { installNpmPackage } from "../bench/_npm.ts";
+import { installNpmPackage, npmRegistryReachable } from "../bench/_npm.ts";
 import {
   loadTokenjuice,
   TOKENJUICE_VERSION,
   type TokenjuiceInput,
   type TokenjuiceReducer,
 } from "../bench/_tokenjuice.ts";
-
-async function npmRegistryReachable(): Promise<boolean> {
-  const ping = await new Deno.Command("npm", { args: ["ping"], stdout: "null", stderr: "null" })
-    .output();
-  return ping.success;
-}
 
 /** The loaded adapter, or null when npm cannot reach the registry. */
 async function loadOrSkip(): Promise<TokenjuiceReducer | null> {
