@@ -28,6 +28,8 @@ export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
   "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
   "build/go-vet": "go vet writes its findings to stderr",
   "build/tsc": "tsc writes its diagnostics to stdout and nothing to stderr",
+  "list/tree":
+    "tree writes its listing and its `[error opening dir]` notes to stdout; only usage errors, which end it before any listing, go to stderr",
 };
 
 /**

@@ -7,10 +7,12 @@
  * `passthrough` guard one `guard` case, to `fixtures/<rule-id>/<case>.json`.
  *
  * Inputs are made here, never copied from elsewhere: real tools (git, grep,
- * find, ls, make with gcc, cargo, pytest, npm with node --test) run over
- * files, repositories, Makefiles, crates and packages this script creates in
- * a temporary directory; tools that are not installed (go, tsc, rg, pnpm,
- * yarn, and `ls --zero` of a newer coreutils) get realistic output written by
+ * find, ls, make and cmake with gcc, cargo, pytest, npm with node --test, and
+ * vitest and jest at pinned versions that `npm install` fetches from the npm
+ * registry, the only step that needs the network) run over files,
+ * repositories, Makefiles, crates and packages this script creates in a
+ * temporary directory; tools that are not installed (go, tsc, rg, pnpm, yarn,
+ * tree, and `ls --zero` of a newer coreutils) get realistic output written by
  * the generators below. Recorded
  * output is made deterministic: fixed commit dates, fixed names, the
  * temporary directory replaced by `/home/dev/demo`, and elapsed times
@@ -832,17 +834,25 @@ function legacyRecords(): Uint8Array {
   );
 }
 
-/** Writes the project tree (a git repository) at `dir` and returns its text files. */
-async function projectTree(ws: Workspace, dir: string): Promise<Map<string, string>> {
-  const files = projectFiles();
+/**
+ * Writes the project tree at `dir`: a git repository whose first commit holds the text files;
+ * the binary assets, the icons, the latin-1 records and an empty directory are left untracked.
+ */
+async function projectRepo(ws: Workspace, dir: string): Promise<GitRepo> {
   const repo = await GitRepo.create(ws, dir);
-  for (const [path, text] of files) await repo.write(path, text);
+  for (const [path, text] of projectFiles()) await repo.write(path, text);
   await repo.commit("Import the project\n");
   for (let n = 1; n <= 150; n++) await repo.write(`assets/img_${pad(n, 3)}.png`, binaryAsset(n));
   for (let n = 1; n <= 400; n++) await repo.write(`assets/icons/icon_${pad(n, 3)}.svg`, "<svg/>\n");
   await repo.write("data/legacy.dat", legacyRecords());
   await Deno.mkdir(ws.path(join(dir, "empty")), { recursive: true });
-  return files;
+  return repo;
+}
+
+/** Writes the project tree (a git repository) at `dir` and returns its text files. */
+async function projectTree(ws: Workspace, dir: string): Promise<Map<string, string>> {
+  await projectRepo(ws, dir);
+  return projectFiles();
 }
 
 /** Lines of `text` containing `needle`, as `[lineNumber, line]`. */
@@ -876,7 +886,8 @@ async function grepCases(ws: Workspace): Promise<Draft[]> {
   return [
     { rule, name: "success", sample: await run(["grep", "-n", "--color=always", "TODO", ...src]) },
     { rule, name: "failure", sample: await run(["grep", "-n", "TODO", ...src, "missing.txt"]) },
-    { rule, name: "near-miss", sample: await run(["git", "grep", "-n", "TODO"]) },
+    // zgrep: a sibling tool (grep over compressed or plain files) with grep's output.
+    { rule, name: "near-miss", sample: await run(["zgrep", "-n", "TODO", ...src]) },
     { rule, name: "short-exact", sample: await run(["grep", "-n", "TODO", "README.md"]) },
     { rule, name: "middle-line", sample: await run(["grep", "-n", "TODO", ...src]) },
     {
@@ -943,6 +954,88 @@ async function grepGuardCases(ws: Workspace): Promise<Draft[]> {
       rule: "search/guard-grep-null-data-long",
       name: "guard",
       sample: await run(["grep", "--null-data", "TODO", "data/records.txt"]),
+    },
+  ];
+}
+
+/**
+ * The project tree for `git grep`, committed whole (the binary assets and the latin-1 records
+ * too), with `git gr` as an alias of `git grep -n`.
+ */
+async function gitGrepRepo(ws: Workspace, dir: string): Promise<GitRepo> {
+  const repo = await projectRepo(ws, dir);
+  await repo.commit("Add the assets and the legacy records\n");
+  await repo.setup(["config", "alias.gr", "grep -n"]);
+  return repo;
+}
+
+/**
+ * A repository of two commits of the project's sources whose objects are partly deleted: the
+ * blobs of `src/orders` and `src/reports`, and the second commit's `src/users` tree. One grep
+ * thread (`grep.threads`), so the errors and the output before a fatal read are in a fixed order.
+ */
+async function brokenGrepRepo(ws: Workspace, dir: string): Promise<GitRepo> {
+  const repo = await GitRepo.create(ws, dir);
+  await repo.setup(["config", "grep.threads", "1"]);
+  const files = [...projectFiles()].filter(([path]) => path.startsWith("src/"));
+  for (const [path, text] of files) await repo.write(path, text);
+  await repo.commit("Import the sources\n");
+  const [usersPath, usersText] = files.filter(([path]) => path.startsWith("src/users/"))[0];
+  await repo.write(usersPath, usersText + "\n// TODO: drop the v1 user export\n");
+  await repo.commit("Mark the v1 user export for removal\n");
+  const lost = files.filter(([path]) => /^src\/(?:orders|reports)\//.test(path));
+  for (const [path] of lost) await repo.dropObject(await repo.text(["rev-parse", `HEAD:${path}`]));
+  await repo.dropObject(await repo.text(["rev-parse", "HEAD:src/users"]));
+  return repo;
+}
+
+/** search/git-grep: `git grep` over the committed project tree and a repository with lost objects. */
+async function gitGrepCases(ws: Workspace): Promise<Draft[]> {
+  const rule = "search/git-grep";
+  const repo = await gitGrepRepo(ws, "git-grep/project");
+  const broken = await brokenGrepRepo(ws, "git-grep/broken");
+  return [
+    { rule, name: "success", sample: await repo.git(["grep", "-n", "--color=always", "TODO"]) },
+    // The second commit's `src/users` tree is lost: the first commit's matches, the second's up
+    // to `src/users`, then a fatal read (exit 128).
+    { rule, name: "failure", sample: await broken.git(["grep", "-n", "TODO", "HEAD~1", "HEAD"]) },
+    // `git gr`: an alias of `git grep -n`, so the subcommand is not `grep`.
+    { rule, name: "near-miss", sample: await repo.git(["gr", "TODO"]) },
+    {
+      rule,
+      name: "short-exact",
+      sample: await repo.git(["grep", "-n", "TODO", "--", "README.md"]),
+    },
+    { rule, name: "middle-line", sample: await repo.git(["grep", "-n", "TODO", "--", "src"]) },
+    {
+      rule,
+      name: "long-line",
+      sample: await repo.git(["grep", "-n", "version", "--", "public/bundle.min.js"]),
+    },
+    { rule, name: "empty", sample: await repo.git(["grep", "-n", "NO_SUCH_MARKER"]) },
+    // Matches on stdout, an error for each lost blob on stderr (exit 0: some files matched).
+    { rule, name: "separate-streams", sample: await broken.git(["grep", "-n", "TODO", "HEAD~1"]) },
+    {
+      rule,
+      name: "invalid-utf8",
+      sample: await repo.git(["grep", "-a", "-n", "TODO", "--", "data/legacy.dat"]),
+    },
+  ];
+}
+
+/** The git grep guards: per-file counts (`-c`, `--count`); `-z` and `--null` are git's guards. */
+async function gitGrepGuardCases(ws: Workspace): Promise<Draft[]> {
+  const repo = await gitGrepRepo(ws, "git-grep-guards");
+  return [
+    {
+      rule: "search/guard-git-grep-count",
+      name: "guard",
+      sample: await repo.git(["grep", "-Ic", "TODO"]),
+    },
+    {
+      rule: "search/guard-git-grep-count-long",
+      name: "guard",
+      sample: await repo.git(["grep", "--count", "TODO", "--", "src"]),
     },
   ];
 }
@@ -1330,6 +1423,272 @@ async function findGuardCases(ws: Workspace): Promise<Draft[]> {
   ];
 }
 
+// --- tree (written by hand: tree is not installed here) ----------------------
+
+/**
+ * A directory as tree sees it: each entry's name (as {@link latin1} text, so any bytes survive)
+ * → its own entries, `"file"`, or `"denied"` for a directory tree cannot open.
+ */
+type TreeEntries = Map<string, TreeEntries | "file" | "denied">;
+
+/**
+ * The entries of a directory list: file paths relative to the listed directory, with a final
+ * `/` for a directory whose entries are not listed (an empty one) and a final `/!` for one that
+ * cannot be opened.
+ */
+function treeEntries(paths: readonly string[]): TreeEntries {
+  const root: TreeEntries = new Map();
+  for (const path of paths) {
+    const denied = path.endsWith("/!");
+    const parts = (denied ? path.slice(0, -2) : path).split("/");
+    const leaf = path.endsWith("/") ? parts.splice(-2, 2)[0] : parts.pop()!;
+    let dir = root;
+    for (const part of parts) {
+      const next = dir.get(part);
+      if (next instanceof Map) dir = next;
+      else dir.set(part, dir = new Map());
+    }
+    if (!dir.has(leaf)) {
+      dir.set(leaf, denied ? "denied" : path.endsWith("/") ? new Map() : "file");
+    }
+  }
+  return root;
+}
+
+/** The entries of directory `name` in `entries` (throws when it is not one). */
+function treeSubdir(entries: TreeEntries, name: string): TreeEntries {
+  const entry = entries.get(name);
+  if (!(entry instanceof Map)) throw new Error(`tree: ${name} is not a directory`);
+  return entry;
+}
+
+/** Entry names in byte order: strcoll in the C.UTF-8 locale, as the script runs every tool. */
+function treeNames(entries: TreeEntries): string[] {
+  return [...entries.keys()].sort((a, b) => a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** tree's line drawing in a UTF-8 locale, as {@link latin1} text. */
+const TREE_BRANCH = latin1(bytes("├── "));
+const TREE_LAST = latin1(bytes("└── "));
+const TREE_PIPE = latin1(bytes("│   "));
+
+/**
+ * What tree 2.1 prints in a UTF-8 locale for its arguments `roots` (each with its entries, or
+ * `undefined` for a path that does not exist), as {@link latin1} text, with its exit code:
+ * entries sorted by name, the line drawing, `-f` full paths, `  [error opening dir]` after a
+ * path it cannot open (exit code 2), and the report, which since tree 2.1 counts the listed
+ * directories too. Names are printed as they are (`-N`); without `-N` tree would escape bytes
+ * that are not printable in the locale.
+ */
+function treeListing(
+  roots: readonly (readonly [string, TreeEntries | undefined])[],
+  options: { fullPath?: boolean } = {},
+): { text: string; exitCode: number } {
+  let text = "";
+  let dirs = 0;
+  let files = 0;
+  let errors = 0;
+  const walk = (entries: TreeEntries, indent: string, path: string) => {
+    const names = treeNames(entries);
+    for (const [i, name] of names.entries()) {
+      const entry = entries.get(name)!;
+      const last = i === names.length - 1;
+      text += indent + (last ? TREE_LAST : TREE_BRANCH) +
+        (options.fullPath ? `${path}/${name}` : name);
+      if (entry === "file") {
+        files++;
+        text += "\n";
+        continue;
+      }
+      dirs++;
+      if (entry === "denied") {
+        errors++;
+        text += "  [error opening dir]\n";
+        continue;
+      }
+      text += "\n";
+      walk(entry, indent + (last ? "    " : TREE_PIPE), `${path}/${name}`);
+    }
+  };
+  for (const [name, entries] of roots) {
+    if (entries === undefined) {
+      errors++;
+      text += `${name}  [error opening dir]\n`;
+      continue;
+    }
+    dirs++;
+    text += `${name}\n`;
+    walk(entries, "", name);
+  }
+  text += `\n${dirs} director${dirs === 1 ? "y" : "ies"}, ${files} file${files === 1 ? "" : "s"}\n`;
+  return { text, exitCode: errors > 0 ? 2 : 0 };
+}
+
+/** The counts of the report of a listing of `entries` (the listed directory included). */
+function treeCounts(entries: TreeEntries): { dirs: number; files: number } {
+  let dirs = 1;
+  let files = 0;
+  for (const entry of entries.values()) {
+    if (entry === "file") files++;
+    else if (entry === "denied") dirs++;
+    else {
+      const sub = treeCounts(entry);
+      dirs += sub.dirs;
+      files += sub.files;
+    }
+  }
+  return { dirs, files };
+}
+
+/** What `tree -J NAME` (2.1) prints: one entry per line, two spaces more per level. */
+function treeJson(name: string, entries: TreeEntries): string {
+  const lines = ["[", `  {"type":"directory","name":"${name}","contents":[`];
+  const walk = (dir: TreeEntries, depth: number) => {
+    const names = treeNames(dir);
+    for (const [i, entry] of names.entries()) {
+      const comma = i < names.length - 1 ? "," : "";
+      const indent = "  ".repeat(depth + 1);
+      const value = dir.get(entry)!;
+      if (value instanceof Map) {
+        lines.push(`${indent}{"type":"directory","name":"${entry}","contents":[`);
+        walk(value, depth + 1);
+        lines.push(`${indent}]}${comma}`);
+      } else {
+        lines.push(`${indent}{"type":"file","name":"${entry}"}${comma}`);
+      }
+    }
+  };
+  walk(entries, 1);
+  const { dirs, files } = treeCounts(entries);
+  lines.push("  ]}", ",", `  {"type":"report","directories":${dirs},"files":${files}}`, "]");
+  return lines.join("\n") + "\n";
+}
+
+/** What `tree -X NAME` (2.1) prints: one element per line, two spaces more per level. */
+function treeXml(name: string, entries: TreeEntries): string {
+  const lines = ['<?xml version="1.0"?>', "<tree>", `  <directory name="${name}">`];
+  const walk = (dir: TreeEntries, depth: number) => {
+    const indent = "  ".repeat(depth + 1);
+    for (const entry of treeNames(dir)) {
+      const value = dir.get(entry)!;
+      if (value instanceof Map) {
+        lines.push(`${indent}<directory name="${entry}">`);
+        walk(value, depth + 1);
+        lines.push(`${indent}</directory>`);
+      } else {
+        lines.push(`${indent}<file name="${entry}"></file>`);
+      }
+    }
+  };
+  walk(entries, 1);
+  const { dirs, files } = treeCounts(entries);
+  lines.push(
+    "  </directory>",
+    "  <report>",
+    `    <directories>${dirs}</directories>`,
+    `    <files>${files}</files>`,
+    "  </report>",
+    "</tree>",
+  );
+  return lines.join("\n") + "\n";
+}
+
+/**
+ * The directory list of the project tree that ls, find and grep run over ({@link projectRepo}),
+ * plus the deep path of the find cases and the latin-1 file names of the ls and find cases.
+ */
+function treeProjectEntries(): TreeEntries {
+  const deep = Array.from({ length: 12 }, (_, i) => `${"generated_".repeat(20)}${i}`).join("/");
+  return treeEntries([
+    ...projectFiles().keys(),
+    ...Array.from({ length: 150 }, (_, n) => `assets/img_${pad(n + 1, 3)}.png`),
+    ...Array.from({ length: 400 }, (_, n) => `assets/icons/icon_${pad(n + 1, 3)}.svg`),
+    "data/legacy.dat",
+    "empty/",
+    `deep/${deep}/schema.ts`,
+    ...Array.from({ length: 200 }, (_, n) => `legacy/rapport_caf\xe9_${pad(n + 1, 3)}.txt`),
+  ]);
+}
+
+/**
+ * list/tree, written by hand in tree 2.1's format from the project's directory list
+ * ({@link treeListing}): tree is not installed here. tree writes its listing and its
+ * `[error opening dir]` notes to stdout; only usage errors, which end it before any listing,
+ * go to stderr, so its `separate-streams` case has an empty stderr.
+ */
+function treeCases(): Promise<Draft[]> {
+  const rule = "list/tree";
+  const project = treeProjectEntries();
+  const dir = (name: string) => treeSubdir(project, name);
+  // The middle-line case: a vendored icon set tree cannot open, listed in the middle.
+  const unreadable = treeEntries([
+    ...Array.from({ length: 400 }, (_, n) => `icons/icon_${pad(n + 1, 3)}.svg`),
+    "icons/vendor/!",
+    ...Array.from({ length: 150 }, (_, n) => `img_${pad(n + 1, 3)}.png`),
+  ]);
+  const sample = (
+    argv: readonly string[],
+    roots: readonly (readonly [string, TreeEntries | undefined])[],
+    options: { fullPath?: boolean } = {},
+  ) => {
+    const { text, exitCode } = treeListing(roots, options);
+    return written(argv, exitCode, fromLatin1(text));
+  };
+  return Promise.resolve([
+    { rule, name: "success", sample: sample(["tree", "assets"], [["assets", dir("assets")]]) },
+    {
+      rule,
+      name: "failure",
+      sample: sample(["tree", "src", "assets", "missing-dir"], [
+        ["src", dir("src")],
+        ["assets", dir("assets")],
+        ["missing-dir", undefined],
+      ]),
+    },
+    { rule, name: "near-miss", sample: sample(["/usr/bin/tree", "src"], [["src", dir("src")]]) },
+    { rule, name: "short-exact", sample: sample(["tree", "docs"], [["docs", dir("docs")]]) },
+    {
+      rule,
+      name: "middle-line",
+      sample: sample(["tree", "assets", "src"], [["assets", unreadable], ["src", dir("src")]]),
+    },
+    {
+      rule,
+      name: "long-line",
+      sample: sample(["tree", "-f", "deep"], [["deep", dir("deep")]], { fullPath: true }),
+    },
+    // `-o FILE` writes the listing to FILE and nothing to stdout.
+    { rule, name: "empty", sample: written(["tree", "-o", "reports/tree.txt", "src"], 0, "") },
+    {
+      rule,
+      name: "separate-streams",
+      sample: sample(["tree", "src", "assets"], [["src", dir("src")], ["assets", dir("assets")]]),
+    },
+    {
+      rule,
+      name: "invalid-utf8",
+      sample: sample(["tree", "-N", "legacy"], [["legacy", dir("legacy")]]),
+    },
+  ]);
+}
+
+/** The tree guards: `tree -J` (JSON) and `tree -X` (XML) of the sources, written by hand. */
+function treeGuardCases(): Promise<Draft[]> {
+  const src = treeSubdir(treeProjectEntries(), "src");
+  return Promise.resolve([
+    {
+      rule: "list/guard-tree-json",
+      name: "guard",
+      sample: written(["tree", "-J", "src"], 0, treeJson("src", src)),
+    },
+    {
+      rule: "list/guard-tree-xml",
+      name: "guard",
+      sample: written(["tree", "-X", "src"], 0, treeXml("src", src)),
+    },
+  ]);
+}
+
 /** The git guards: --binary, -z, --null, REV:PATH, --porcelain, --raw and --patch-with-raw. */
 async function gitGuardCases(ws: Workspace): Promise<Draft[]> {
   const repo = await modulesRepo(ws, "git-guards", 100, 2);
@@ -1535,6 +1894,104 @@ async function makeGuardCases(ws: Workspace): Promise<Draft[]> {
         cwd: "make-guards",
         normalize: MAKE_DATABASE,
       }),
+    },
+  ];
+}
+
+/**
+ * Writes a CMake project at `dir` and configures it (`cmake -S . -B build`, Unix Makefiles): one
+ * static library per area with `files` C sources each ({@link cSource}), a `note` echoed after an
+ * area's library is linked, extra `defines` on every compile command, and a `banner` target that
+ * prints `legacy/banner.txt`.
+ */
+async function cmakeProject(
+  ws: Workspace,
+  dir: string,
+  areas: number,
+  files: number,
+  options: {
+    flaw?: (area: number, file: number) => CFlaw;
+    note?: (area: number) => string | undefined;
+    defines?: readonly string[];
+    configure?: boolean;
+  } = {},
+): Promise<void> {
+  let lists = "cmake_minimum_required(VERSION 3.20)\nproject(demo C)\n\n" +
+    "add_compile_options(-Wall -O2)\n";
+  if (options.defines !== undefined) {
+    lists += `add_compile_definitions(${options.defines.join(" ")})\n`;
+  }
+  for (let a = 0; a < areas; a++) {
+    const area = `${AREAS[a % AREAS.length]}${a < 8 ? "" : a}`;
+    const sources: string[] = [];
+    for (let n = 1; n <= files; n++) {
+      const path = `src/${area}/${area}_${pad(n)}.c`;
+      await ws.write(`${dir}/${path}`, cSource(area, n, options.flaw?.(a, n) ?? "none"));
+      sources.push(path);
+    }
+    lists += `\nadd_library(${area} STATIC\n  ${sources.join("\n  ")}\n)\n`;
+    const note = options.note?.(a);
+    if (note !== undefined) {
+      lists += `add_custom_command(TARGET ${area} POST_BUILD\n` +
+        `  COMMAND \${CMAKE_COMMAND} -E echo "${note}"\n  VERBATIM\n)\n`;
+    }
+  }
+  lists += "\nadd_custom_target(banner\n  COMMAND cat \${CMAKE_SOURCE_DIR}/legacy/banner.txt\n" +
+    "  VERBATIM\n)\n";
+  await ws.write(`${dir}/CMakeLists.txt`, lists);
+  await ws.write(`${dir}/legacy/banner.txt`, legacyRecords());
+  if (options.configure ?? true) await ws.exec(["cmake", "-S", ".", "-B", "build"], dir);
+}
+
+/** build/cmake-build: `cmake --build` of generated C projects (Unix Makefiles, gcc, one job). */
+async function cmakeBuildCases(ws: Workspace): Promise<Draft[]> {
+  const rule = "build/cmake-build";
+  const run = (dir: string, argv: string[]) => ws.run(argv, { cwd: `cmake/${dir}` });
+  await cmakeProject(ws, "cmake/ok", 10, 12);
+  await cmakeProject(ws, "cmake/broken", 10, 12, {
+    flaw: (a, n) => a === 3 && n % 4 === 2 ? "error" : "none",
+  });
+  await cmakeProject(ws, "cmake/fresh", 10, 12, { configure: false });
+  await cmakeProject(ws, "cmake/tiny", 1, 2);
+  await cmakeProject(ws, "cmake/middle", 40, 1, {
+    note: (a) =>
+      a === 21
+        ? "warning: generated tables are stale; run 'cmake --build build --target regen'"
+        : undefined,
+  });
+  await cmakeProject(ws, "cmake/long", 1, 2, {
+    defines: Array.from(
+      { length: 150 },
+      (_, i) => `FEATURE_${NOUNS[i % 20].toUpperCase()}_${i}=1`,
+    ),
+  });
+  await cmakeProject(ws, "cmake/warnings", 10, 12, { flaw: (a) => a < 5 ? "warning" : "none" });
+  return [
+    { rule, name: "success", sample: await run("ok", ["cmake", "--build", "build"]) },
+    { rule, name: "failure", sample: await run("broken", ["cmake", "--build", "build"]) },
+    // Configuring, not building: `-S` and `-B` instead of `--build`.
+    { rule, name: "near-miss", sample: await run("fresh", ["cmake", "-S", ".", "-B", "build"]) },
+    { rule, name: "short-exact", sample: await run("tiny", ["cmake", "--build", "build"]) },
+    { rule, name: "middle-line", sample: await run("middle", ["cmake", "--build", "build"]) },
+    {
+      rule,
+      name: "long-line",
+      sample: await run("long", ["cmake", "--build", "build", "--verbose"]),
+    },
+    {
+      rule,
+      name: "empty",
+      sample: await run("tiny", ["cmake", "--build", "build", "--target", "clean"]),
+    },
+    {
+      rule,
+      name: "separate-streams",
+      sample: await run("warnings", ["cmake", "--build", "build"]),
+    },
+    {
+      rule,
+      name: "invalid-utf8",
+      sample: await run("tiny", ["cmake", "--build", "build", "--target", "banner"]),
     },
   ];
 }
@@ -2063,6 +2520,389 @@ async function npmReporterGuardCases(ws: Workspace): Promise<Draft[]> {
     rule: "tests/npm-guard-reporter-json",
     name: "guard",
     sample: await ws.run(["npm", "test", "--", "--reporter=json"], { cwd: dir }),
+  }];
+}
+
+// ---------------------------------------------------------------------------
+// npx vitest and npx jest (real runners, pinned, installed from the npm registry)
+// ---------------------------------------------------------------------------
+
+/** The test runners `npx vitest` and `npx jest` run, exact versions. */
+const NPX_RUNNERS = ["vitest@3.2.4", "jest@29.7.0"] as const;
+/**
+ * Where the runners are installed. Each test project is a subdirectory with neither a
+ * package.json nor a node_modules of its own, so npx finds the runners here and never downloads.
+ */
+const NPX_TOOLS = "npx-tools";
+const npxInstalls = new WeakMap<Workspace, Promise<void>>();
+
+/** Installs {@link NPX_RUNNERS} once per workspace: the only fixture inputs that need the network. */
+function installNpxRunners(ws: Workspace): Promise<void> {
+  let install = npxInstalls.get(ws);
+  if (install === undefined) {
+    install = (async () => {
+      await ws.write(
+        `${NPX_TOOLS}/package.json`,
+        JSON.stringify({ name: "demo-test-runners", version: "1.0.0", private: true }, null, 2) +
+          "\n",
+      );
+      await ws.exec(["npm", "install", "--save-exact", ...NPX_RUNNERS], NPX_TOOLS);
+    })();
+    npxInstalls.set(ws, install);
+  }
+  return install;
+}
+
+/** Start and end times and durations in vitest's and jest's JSON reports, fixed. */
+const JSON_REPORT_TIMES: Normalizer = (t) =>
+  t.replace(
+    /"(startTime|endTime|duration)":\d+(?:\.\d+)?/g,
+    (_, key) =>
+      `"${key}":${key === "duration" ? 1 : key === "endTime" ? 1714557600412 : 1714557600000}`,
+  );
+
+/** vitest's start time and durations (of the run, each file and each test), fixed. */
+const VITEST: readonly Normalizer[] = [
+  (t) => t.replace(/^( {3}Start at {2})\d\d:\d\d:\d\d$/gm, (_, a) => `${a}10:00:00`),
+  (t) =>
+    t.replace(
+      /^( {3}Duration {2})\d.*$/gm,
+      (_, a) =>
+        `${a}1.20s (transform 210ms, setup 0ms, collect 310ms, tests 42ms, environment 0ms, prepare 95ms)`,
+    ),
+  (t) => t.replace(/ \d+ms$/gm, " 1ms"),
+  JSON_REPORT_TIMES,
+];
+
+/**
+ * jest's run time and test durations. A test's `(N ms)` shows only when it took a millisecond or
+ * more, so it is removed, as jest prints it for a faster test.
+ */
+const JEST: readonly Normalizer[] = [
+  (t) =>
+    t.replace(
+      /^(Time: {8})\d+(?:\.\d+)? m?s(?:, estimated \d+ m?s)?$/gm,
+      (_, a) => `${a}1.234 s`,
+    ),
+  (t) => t.replace(/ \(\d+ ms\)$/gm, ""),
+  (t) => t.replace(/^((?:PASS|FAIL) .*) \(\d+(?:\.\d+)? m?s\)$/gm, (_, a) => a),
+  JSON_REPORT_TIMES,
+];
+
+/** What a generated vitest or jest project contains besides its {@link SuiteOptions}. */
+interface RunnerSuiteOptions extends SuiteOptions {
+  /** One test per file that writes a warning to console.error (vitest) or console.warn (jest). */
+  readonly warnings?: boolean;
+  /** A test that writes 200 latin-1 records with NUL bytes to stdout. */
+  readonly dump?: boolean;
+}
+
+/**
+ * Test files of a vitest or jest project: `src/<area>/<noun>.test.<ext>`, one `describe` each.
+ * Both runners order files by size, largest first, so blank lines at the end make every size
+ * distinct and the order fixed.
+ */
+function runnerTestFiles(
+  options: RunnerSuiteOptions,
+  header: string,
+  ext: string,
+): Map<string, string> {
+  const files = new Map<string, string>();
+  const sizes = new Set<number>();
+  let t = 0;
+  for (let f = 0; f < options.files; f++) {
+    let text = `${header}\ndescribe("${NOUNS[f % NOUNS.length]}", () => {\n`;
+    for (let k = 0; k < options.perFile; k++) {
+      t++;
+      const fails = options.failing?.includes(t) ?? false;
+      const want = (t % 7) + (t % 5) + (t % 3) + (fails ? 1 : 0);
+      text += `  it("${testName(t).replaceAll("_", " ")}", () => {\n` +
+        `    expect(total([${t % 7}, ${t % 5}, ${t % 3}])).toBe(${want});\n  });\n`;
+    }
+    if (options.warnings) {
+      text += `  it("retries the upstream call", () => {\n` +
+        `    console.${ext === "ts" ? "error" : "warn"}("warning: retrying request ${
+          f % 3 + 1
+        }/3 after ECONNRESET");\n  });\n`;
+    }
+    if (f === 0 && options.longPrint !== undefined) {
+      text += `  it("prints the route table", () => {\n    console.log(JSON.stringify(` +
+        `Array.from({ length: ${
+          Math.ceil(options.longPrint / 40)
+        } }, (_, k) => ({ path: "/api/v2/r" + k, auth: k % 2 }))));\n  });\n`;
+    }
+    if (f === 0 && options.dump) {
+      text += `  it("dumps the legacy records", () => {\n    for (let i = 0; i < 200; i++) {\n` +
+        `      process.stdout.write(Buffer.concat([Buffer.from(String(i).padStart(3, "0") + " TODO caf"), ` +
+        `Buffer.from([0xe9, 0]), Buffer.from(" legacy record\\n")]));\n    }\n  });\n`;
+    }
+    text += "});\n";
+    while (sizes.has(encoder.encode(text).length)) text += "\n";
+    sizes.add(encoder.encode(text).length);
+    const path = `src/${AREAS[f % AREAS.length]}/${NOUNS[f % NOUNS.length]}${f < 8 ? "" : f}`;
+    files.set(`${path}.test.${ext}`, text);
+  }
+  return files;
+}
+
+/**
+ * Writes a vitest project at `dir` (TypeScript tests) whose config runs one file at a time, keeps
+ * vitest's cache outside node_modules and reports no test as slow (the default reporter lists a
+ * passing test that took over 300 ms, which a busy machine can make happen).
+ */
+async function vitestProject(
+  ws: Workspace,
+  dir: string,
+  options: RunnerSuiteOptions,
+): Promise<void> {
+  await ws.write(
+    `${dir}/vitest.config.mjs`,
+    'export default {\n  cacheDir: ".vite-cache",\n  test: { fileParallelism: false, slowTestThreshold: 60_000 },\n};\n',
+  );
+  await ws.write(
+    `${dir}/src/totals.ts`,
+    "export const total = (batch: number[]): number => batch.reduce((a, b) => a + b, 0);\n",
+  );
+  const header =
+    'import { describe, expect, it } from "vitest";\nimport { total } from "../totals";\n';
+  for (const [path, text] of runnerTestFiles(options, header, "ts")) {
+    await ws.write(`${dir}/${path}`, text);
+  }
+}
+
+/**
+ * Writes a jest project at `dir` (CommonJS tests) whose config runs the files in band with a
+ * cache of its own.
+ */
+async function jestProject(ws: Workspace, dir: string, options: RunnerSuiteOptions): Promise<void> {
+  await ws.write(
+    `${dir}/jest.config.js`,
+    'module.exports = { maxWorkers: 1, cacheDirectory: "<rootDir>/.jest-cache" };\n',
+  );
+  await ws.write(
+    `${dir}/src/totals.js`,
+    "exports.total = (batch) => batch.reduce((a, b) => a + b, 0);\n",
+  );
+  for (
+    const [path, text] of runnerTestFiles(
+      options,
+      'const { total } = require("../totals.js");\n',
+      "js",
+    )
+  ) {
+    await ws.write(`${dir}/${path}`, text);
+  }
+}
+
+/** A vitest reporter of a project's own that writes a summary file and prints nothing. */
+const VITEST_SUMMARY_REPORTER = `import { mkdirSync, writeFileSync } from "node:fs";
+
+export default class SummaryReporter {
+  onTestRunEnd(modules) {
+    mkdirSync("reports", { recursive: true });
+    writeFileSync("reports/summary.txt", modules.map((m) => m.moduleId + " " + m.state()).join("\\n") + "\\n");
+  }
+}
+`;
+
+/** A jest reporter of a project's own that writes a summary file and prints nothing. */
+const JEST_SUMMARY_REPORTER = `const { mkdirSync, writeFileSync } = require("node:fs");
+
+module.exports = class SummaryReporter {
+  onRunComplete(_contexts, results) {
+    mkdirSync("reports", { recursive: true });
+    writeFileSync("reports/summary.txt", results.testResults.map((r) => r.testFilePath + " " + (r.numFailingTests > 0 ? "failed" : "passed")).join("\\n") + "\\n");
+  }
+};
+`;
+
+/**
+ * tests/npx-vitest: real vitest over generated TypeScript suites. vitest prints its report on
+ * stdout and the failed tests' details, and what tests write to console.error, on stderr.
+ */
+async function npxVitestCases(ws: Workspace): Promise<Draft[]> {
+  const rule = "tests/npx-vitest";
+  await installNpxRunners(ws);
+  const base = `${NPX_TOOLS}/vitest`;
+  const run = async (dir: string, options: RunnerSuiteOptions, argv: readonly string[]) => {
+    await vitestProject(ws, `${base}/${dir}`, options);
+    return ws.run(argv, { cwd: `${base}/${dir}`, normalize: [...VITEST] });
+  };
+  const verbose = ["npx", "vitest", "run", "--reporter=verbose"];
+  await ws.write(`${base}/quiet/scripts/summary-reporter.mjs`, VITEST_SUMMARY_REPORTER);
+  return [
+    { rule, name: "success", sample: await run("pass", { files: 8, perFile: 30 }, verbose) },
+    // Every failure in one file: vitest lists the failed tests of several files in the order it
+    // collected the files, which varies from run to run.
+    {
+      rule,
+      name: "failure",
+      sample: await run(
+        "fail",
+        { files: 8, perFile: 30, failing: [4, 9, 13, 18, 22, 27] },
+        ["npx", "vitest", "run"],
+      ),
+    },
+    // npx's own option before the package name: not a reviewed program-level option.
+    {
+      rule,
+      name: "near-miss",
+      sample: await run("near", { files: 8, perFile: 30 }, [
+        "npx",
+        "--yes",
+        "vitest",
+        "run",
+        "--reporter=verbose",
+      ]),
+    },
+    {
+      rule,
+      name: "short-exact",
+      sample: await run("tiny", { files: 1, perFile: 2 }, ["npx", "vitest", "run"]),
+    },
+    {
+      rule,
+      name: "middle-line",
+      sample: await run("middle", { files: 8, perFile: 30, failing: [120] }, verbose),
+    },
+    {
+      rule,
+      name: "long-line",
+      sample: await run("long", { files: 1, perFile: 3, longPrint: 5000 }, [
+        "npx",
+        "vitest",
+        "run",
+      ]),
+    },
+    {
+      rule,
+      name: "empty",
+      sample: await run("quiet", { files: 2, perFile: 5 }, [
+        "npx",
+        "vitest",
+        "run",
+        "--reporter=./scripts/summary-reporter.mjs",
+      ]),
+    },
+    {
+      rule,
+      name: "separate-streams",
+      sample: await run("noisy", { files: 8, perFile: 30, warnings: true }, verbose),
+    },
+    {
+      rule,
+      name: "invalid-utf8",
+      sample: await run("legacy", { files: 1, perFile: 1, dump: true }, ["npx", "vitest", "run"]),
+    },
+  ];
+}
+
+/** The vitest guards: its JSON report, `--reporter=json` and `--reporter json` (real vitest). */
+async function npxVitestGuardCases(ws: Workspace): Promise<Draft[]> {
+  await installNpxRunners(ws);
+  const run = async (dir: string, argv: readonly string[]) => {
+    // One file: the JSON report lists files in the order vitest collected them, which varies.
+    await vitestProject(ws, `${NPX_TOOLS}/vitest-guards/${dir}`, { files: 1, perFile: 40 });
+    return ws.run(argv, { cwd: `${NPX_TOOLS}/vitest-guards/${dir}`, normalize: [...VITEST] });
+  };
+  return [
+    {
+      rule: "tests/npx-vitest-guard-reporter-json",
+      name: "guard",
+      sample: await run("assigned", ["npx", "vitest", "run", "--reporter=json"]),
+    },
+    {
+      rule: "tests/npx-vitest-guard-reporter-json-spaced",
+      name: "guard",
+      sample: await run("spaced", ["npx", "vitest", "run", "--reporter", "json"]),
+    },
+  ];
+}
+
+/**
+ * tests/npx-jest: real jest over generated CommonJS suites. jest prints its report on stderr;
+ * with `--verbose` what tests write to the console goes to stdout. The `invalid-utf8` case runs
+ * `--verbose` because jest's default reporter re-encodes what tests write to stdout as UTF-8.
+ */
+async function npxJestCases(ws: Workspace): Promise<Draft[]> {
+  const rule = "tests/npx-jest";
+  await installNpxRunners(ws);
+  const base = `${NPX_TOOLS}/jest`;
+  const run = async (dir: string, options: RunnerSuiteOptions, argv: readonly string[]) => {
+    await jestProject(ws, `${base}/${dir}`, options);
+    return ws.run(argv, { cwd: `${base}/${dir}`, normalize: [...JEST] });
+  };
+  const verbose = ["npx", "jest", "--verbose"];
+  await ws.write(`${base}/quiet/scripts/summary-reporter.js`, JEST_SUMMARY_REPORTER);
+  return [
+    { rule, name: "success", sample: await run("pass", { files: 8, perFile: 30 }, verbose) },
+    {
+      rule,
+      name: "failure",
+      sample: await run(
+        "fail",
+        { files: 24, perFile: 10, failing: [17, 58, 99, 140, 181, 222] },
+        ["npx", "jest"],
+      ),
+    },
+    // `npm exec`: the same runner through npm, not npx.
+    {
+      rule,
+      name: "near-miss",
+      sample: await run("near", { files: 8, perFile: 30 }, [
+        "npm",
+        "exec",
+        "--",
+        "jest",
+        "--verbose",
+      ]),
+    },
+    {
+      rule,
+      name: "short-exact",
+      sample: await run("tiny", { files: 1, perFile: 2 }, ["npx", "jest"]),
+    },
+    {
+      rule,
+      name: "middle-line",
+      sample: await run("middle", { files: 8, perFile: 30, failing: [120] }, verbose),
+    },
+    {
+      rule,
+      name: "long-line",
+      sample: await run("long", { files: 1, perFile: 3, longPrint: 5000 }, ["npx", "jest"]),
+    },
+    {
+      rule,
+      name: "empty",
+      sample: await run("quiet", { files: 2, perFile: 5 }, [
+        "npx",
+        "jest",
+        "--reporters=./scripts/summary-reporter.js",
+      ]),
+    },
+    {
+      rule,
+      name: "separate-streams",
+      sample: await run("noisy", { files: 8, perFile: 30, warnings: true }, verbose),
+    },
+    {
+      rule,
+      name: "invalid-utf8",
+      sample: await run("legacy", { files: 1, perFile: 1, dump: true }, verbose),
+    },
+  ];
+}
+
+/** The jest guard: its JSON report on stdout, `npx jest --json` (real jest). */
+async function npxJestGuardCases(ws: Workspace): Promise<Draft[]> {
+  await installNpxRunners(ws);
+  const dir = `${NPX_TOOLS}/jest-guards/json`;
+  await jestProject(ws, dir, { files: 8, perFile: 10 });
+  return [{
+    rule: "tests/npx-jest-guard-json",
+    name: "guard",
+    sample: await ws.run(["npx", "jest", "--json"], { cwd: dir, normalize: [...JEST] }),
   }];
 }
 
@@ -3936,6 +4776,11 @@ const FAMILIES: readonly Family[] = [
     ],
     build: grepGuardCases,
   },
+  { rules: ["search/git-grep"], build: gitGrepCases },
+  {
+    rules: ["search/guard-git-grep-count", "search/guard-git-grep-count-long"],
+    build: gitGrepGuardCases,
+  },
   { rules: ["search/rg"], build: rgCases },
   {
     rules: [
@@ -3972,6 +4817,7 @@ const FAMILIES: readonly Family[] = [
     build: cargoTestGuardCases,
   },
   { rules: ["build/make"], build: makeCases },
+  { rules: ["build/cmake-build"], build: cmakeBuildCases },
   {
     rules: ["package/npm-install"],
     build: (ws) => npmInstallCases(ws, "package/npm-install", "install", ["install-test"]),
@@ -4012,6 +4858,13 @@ const FAMILIES: readonly Family[] = [
       npmTestCases(ws, "tests/npm-run-test", ["run", "test"], "spec", ["run", "test:unit"]),
   },
   { rules: ["tests/npm-guard-reporter-json"], build: npmReporterGuardCases },
+  { rules: ["tests/npx-vitest"], build: npxVitestCases },
+  {
+    rules: ["tests/npx-vitest-guard-reporter-json", "tests/npx-vitest-guard-reporter-json-spaced"],
+    build: npxVitestGuardCases,
+  },
+  { rules: ["tests/npx-jest"], build: npxJestCases },
+  { rules: ["tests/npx-jest-guard-json"], build: npxJestGuardCases },
   {
     rules: [
       "build/make-guard-dry-run",
@@ -4089,6 +4942,8 @@ const FAMILIES: readonly Family[] = [
   },
   { rules: ["list/ls"], build: lsCases },
   { rules: ["list/guard-ls-zero"], build: lsGuardCases },
+  { rules: ["list/tree"], build: treeCases },
+  { rules: ["list/guard-tree-json", "list/guard-tree-xml"], build: treeGuardCases },
   { rules: ["list/find"], build: findCases },
   {
     rules: [

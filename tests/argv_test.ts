@@ -120,6 +120,8 @@ const TOKENS: readonly (readonly [readonly string[], readonly string[], readonly
   // bundles of reviewed flags
   [["git", "status", "-sbz"], ["-sbz", "-s", "-b", "-z"], []],
   [["ls", "-lah"], ["-l", "-a", "-h"], []],
+  [["tree", "-aJ"], ["-a", "-J"], []],
+  [["tree", "-L2", "-X"], ["-L", "-X"], ["-2"]],
   [["rg", "-inw", "TODO"], ["-i", "-n", "-w"], []],
   [["rg", "-uuu", "x"], ["-u"], []],
   // attached values add the option, never the value
@@ -157,6 +159,12 @@ const TOKENS: readonly (readonly [readonly string[], readonly string[], readonly
   [["git", "-sb"], ["-sb"], ["-s", "-b"]],
   // the table follows the subcommand after skipped program-level options
   [["git", "-C", "r", "status", "-sb"], ["-s", "-b"], []],
+  // git grep: every letter of `git grep -h` counts, so a count hides in no bundle
+  [["git", "--no-pager", "grep", "-Inc", "TODO"], ["-I", "-n", "-c"], []],
+  [["git", "grep", "-oiwc", "x"], ["-o", "-i", "-w", "-c"], []],
+  [["git", "grep", "-aqpWrG", "x"], ["-a", "-q", "-p", "-W", "-r", "-G"], []],
+  [["git", "grep", "-m3c", "x"], ["-m"], ["-c", "-3"]],
+  [["git", "grep", "-Oless", "x"], ["-O"], ["-l", "-e", "-s"]],
   // nothing after a literal `--` is normalised, but it is still a token
   [["rg", "--", "-inw", "--x=y"], ["--", "-inw", "--x=y"], ["-i", "--x"]],
   [["git", "diff", "--", "-U3"], ["-U3"], ["-U"]],

@@ -117,6 +117,8 @@ const PROGRAM_SHORT_OPTIONS: ReadonlyMap<string, ShortOptionTable> = new Map([
   ["grep", shortOptions("ivwxclLnhHoqsrRzZaIEFGP", "ABCmef")],
   ["rg", shortOptions("iIsSvwxclnNoquHpzaFPLU.", "ABCmefgtTjMrE")],
   ["ls", shortOptions("aAlhRrtS1dFisucx", "wIT")],
+  // tree 2.1 (`tree --help`): a bundle such as `-aJ` must still reach the JSON guard.
+  ["tree", shortOptions("adlfxRqNQpugshDFvtcUriASnCXJ", "LPIoHT")],
   ["cargo", shortOptions("qvr", "pjFZ")],
   ["npm", shortOptions("gqs", "w")],
   ["pnpm", shortOptions("r", "F")],
@@ -144,7 +146,8 @@ const SUBCOMMAND_SHORT_OPTIONS: ReadonlyMap<string, ReadonlyMap<string, ShortOpt
         ["log", shortOptions("pusazbwRW", "UMCBSGOn")],
         ["commit", shortOptions("avqnsep", "mFcCuSt")],
         ["add", shortOptions("nvfpuA", "")],
-        ["grep", shortOptions("nivwlLchHEFPz", "efABCmO")],
+        // git 2.39 `git grep -h`; `-O[PAGER]` takes an optional value that must be attached.
+        ["grep", shortOptions("nivwlLchHEFPzaIrGoqpW", "efABCmO")],
         ["branch", shortOptions("arvqdDmMcClf", "ut")],
         ["checkout", shortOptions("qfpm", "bB")],
         ["switch", shortOptions("qfdm", "cC")],

@@ -4,7 +4,7 @@ import type { RulePack } from "./model.ts";
 /** The validated built-in pack, rules in manifest order. */
 export const BUILTIN_PACK: RulePack = {
   "id": "yarp-builtin",
-  "sourceDigest": "e0edac9ab885dfdd2170f39a065aeee08eed73fc2b8bf8398bd61a1479fa9cf7",
+  "sourceDigest": "cfd45df1891582ca73a3b7958e3289891c113bcc676063f50274c612c5f08518",
   "rules": [
     {
       "id": "build/cargo-build",
@@ -264,6 +264,76 @@ export const BUILTIN_PACK: RulePack = {
         ]
       },
       "action": "passthrough"
+    },
+    {
+      "id": "build/cmake-build",
+      "match": {
+        "programs": [
+          "cmake"
+        ],
+        "argvPrefix": [
+          "--build"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "contains",
+            "value": ": Entering directory '",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "contains",
+            "value": ": Leaving directory '",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "contains",
+            "value": "] Building C object ",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "contains",
+            "value": "] Building CXX object ",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "contains",
+            "value": "Scanning dependencies of target ",
+            "caseMode": "sensitive",
+            "trim": "none"
+          },
+          {
+            "kind": "contains",
+            "value": "Consolidate compiler generated dependencies of target ",
+            "caseMode": "sensitive",
+            "trim": "none"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 60,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 300,
+        "tailLines": 120,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
     },
     {
       "id": "build/go-build",
@@ -929,10 +999,64 @@ export const BUILTIN_PACK: RulePack = {
       "action": "passthrough"
     },
     {
+      "id": "list/guard-tree-json",
+      "match": {
+        "programs": [
+          "tree"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-J"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "list/guard-tree-xml",
+      "match": {
+        "programs": [
+          "tree"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": [
+          "-X"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
       "id": "list/ls",
       "match": {
         "programs": [
           "ls"
+        ],
+        "argvPrefix": [],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "head_tail"
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 20,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "list/tree",
+      "match": {
+        "programs": [
+          "tree"
         ],
         "argvPrefix": [],
         "argvContainsAll": []
@@ -2087,6 +2211,39 @@ export const BUILTIN_PACK: RulePack = {
       "transform": "line_preserving"
     },
     {
+      "id": "search/git-grep",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "grep"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [],
+        "keep": []
+      },
+      "success": {
+        "headLines": 100,
+        "tailLines": 20,
+        "maxLineBytes": 512,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 100,
+        "tailLines": 40,
+        "maxLineBytes": 1024,
+        "maxOutputBytes": 16384,
+        "minSavingsBytes": 256
+      }
+    },
+    {
       "id": "search/grep",
       "match": {
         "programs": [
@@ -2118,6 +2275,36 @@ export const BUILTIN_PACK: RulePack = {
         "maxOutputBytes": 16384,
         "minSavingsBytes": 256
       }
+    },
+    {
+      "id": "search/guard-git-grep-count-long",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "grep"
+        ],
+        "argvContainsAll": [
+          "--count"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "search/guard-git-grep-count",
+      "match": {
+        "programs": [
+          "git"
+        ],
+        "argvPrefix": [
+          "grep"
+        ],
+        "argvContainsAll": [
+          "-c"
+        ]
+      },
+      "action": "passthrough"
     },
     {
       "id": "search/guard-grep-count-long",
@@ -2837,6 +3024,162 @@ export const BUILTIN_PACK: RulePack = {
       }
     },
     {
+      "id": "tests/npx-jest-guard-json",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "jest"
+        ],
+        "argvContainsAll": [
+          "--json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "tests/npx-jest",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "jest"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "PASS ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 1000,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
+      "id": "tests/npx-vitest-guard-reporter-json-spaced",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "vitest"
+        ],
+        "argvContainsAll": [
+          "--reporter",
+          "json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "tests/npx-vitest-guard-reporter-json",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "vitest"
+        ],
+        "argvContainsAll": [
+          "--reporter=json"
+        ]
+      },
+      "action": "passthrough"
+    },
+    {
+      "id": "tests/npx-vitest",
+      "match": {
+        "programs": [
+          "npx"
+        ],
+        "argvPrefix": [
+          "vitest"
+        ],
+        "argvContainsAll": []
+      },
+      "action": "reduce",
+      "reducer": {
+        "kind": "line_filter",
+        "stripAnsi": true,
+        "drop": [
+          {
+            "kind": "prefix",
+            "value": "✓ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "✔ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          },
+          {
+            "kind": "prefix",
+            "value": "√ ",
+            "caseMode": "sensitive",
+            "trim": "start"
+          }
+        ],
+        "keep": []
+      },
+      "success": {
+        "headLines": 40,
+        "tailLines": 40,
+        "maxLineBytes": 2048,
+        "maxOutputBytes": 8192,
+        "minSavingsBytes": 512
+      },
+      "failure": {
+        "headLines": 200,
+        "tailLines": 1000,
+        "maxLineBytes": 4096,
+        "maxOutputBytes": 65536,
+        "minSavingsBytes": 256
+      }
+    },
+    {
       "id": "tests/pnpm-guard-reporter-json",
       "match": {
         "programs": [
@@ -3361,4 +3704,4 @@ export const BUILTIN_PACK: RulePack = {
 };
 
 /** Program buckets sorted by program; each lists rule indexes sorted by rule id. */
-export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,104,103,105]],["cat",[52,53,57,54,56,55,59,58,61,60,63,62,65,64,67,66,68]],["egrep",[89,91,90,95,93,92,94]],["fgrep",[89,91,90,95,93,92,94]],["find",[32,33,34,35,36,37,38]],["git",[21,22,23,24,25,26,27,28,29,30,31]],["gmake",[12,7,6,8,9,10,11]],["go",[4,5,107,106,108]],["grep",[89,91,90,95,93,92,94]],["head",[70,69,83,82,84]],["ls",[39,40]],["make",[12,7,6,8,9,10,11]],["npm",[41,42,43,44,109,110,111,112]],["npx",[16,13,14,15]],["pnpm",[45,46,47,48,113,114,115]],["py.test",[116]],["pytest",[116]],["python",[117]],["python3",[117]],["rg",[97,96,98,101,99,100,102]],["sort",[71,72,73,75,74,83,82,85]],["tail",[70,69,78,76,77,83,82,86]],["tee",[87]],["tsc",[20,17,18,19]],["uniq",[80,79,81,83,82,88]],["yarn",[49,50,51,118,119,120]]];
+export const BUILTIN_PROGRAM_INDEX: readonly (readonly [string, readonly number[]])[] = [["cargo",[0,1,2,3,111,110,112]],["cat",[56,57,61,58,60,59,63,62,65,64,67,66,69,68,71,70,72]],["cmake",[4]],["egrep",[94,98,97,102,100,99,101]],["fgrep",[94,98,97,102,100,99,101]],["find",[33,34,35,36,37,38,39]],["git",[22,23,24,25,26,27,28,29,30,31,32,93,96,95]],["gmake",[13,8,7,9,10,11,12]],["go",[5,6,114,113,115]],["grep",[94,98,97,102,100,99,101]],["head",[74,73,87,86,88]],["ls",[40,43]],["make",[13,8,7,9,10,11,12]],["npm",[45,46,47,48,116,117,118,119]],["npx",[17,14,15,16,121,120,124,123,122]],["pnpm",[49,50,51,52,125,126,127]],["py.test",[128]],["pytest",[128]],["python",[129]],["python3",[129]],["rg",[104,103,105,108,106,107,109]],["sort",[75,76,77,79,78,87,86,89]],["tail",[74,73,82,80,81,87,86,90]],["tee",[91]],["tree",[41,42,44]],["tsc",[21,18,19,20]],["uniq",[84,83,85,87,86,92]],["yarn",[53,54,55,130,131,132]]];
