@@ -4,7 +4,7 @@ import type { RulePack } from "./model.ts";
 /** The validated built-in pack, rules in manifest order. */
 export const BUILTIN_PACK: RulePack = {
   "id": "yarp-builtin",
-  "sourceDigest": "cfd45df1891582ca73a3b7958e3289891c113bcc676063f50274c612c5f08518",
+  "sourceDigest": "348fb64e87a4798d140b49df676851031385feee0b994223292c198d58fb8f60",
   "rules": [
     {
       "id": "build/cargo-build",
@@ -328,7 +328,7 @@ export const BUILTIN_PACK: RulePack = {
         "minSavingsBytes": 512
       },
       "failure": {
-        "headLines": 300,
+        "headLines": 1000,
         "tailLines": 120,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
@@ -517,7 +517,7 @@ export const BUILTIN_PACK: RulePack = {
         "minSavingsBytes": 512
       },
       "failure": {
-        "headLines": 300,
+        "headLines": 1000,
         "tailLines": 120,
         "maxLineBytes": 4096,
         "maxOutputBytes": 65536,
