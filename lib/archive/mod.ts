@@ -2,7 +2,9 @@
  * The exact-recovery archive (docs/archive.md): one SQLite database with
  * each call's facts and exact stream bytes, a run spool, search, reading
  * back, and retention. Imported lazily by the CLI so commands that never
- * archive never load `node:sqlite`.
+ * archive never load `node:sqlite`; the read-only paths (`search`, opening
+ * the store) import their one module directly, so a query loads no spool,
+ * commit or hashing code.
  *
  * @module
  */

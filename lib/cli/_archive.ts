@@ -7,7 +7,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { ArchiveSettings } from "../archive/mod.ts";
+import type { ArchiveSettings } from "../archive/settings.ts";
 import type { TextIo } from "./io.ts";
 
 /**
@@ -19,7 +19,7 @@ export async function archiveLocation(): Promise<ArchiveSettings | { error: stri
   const { loadConfig, processEnv } = await import("../config/mod.ts");
   const config = await loadConfig(processEnv);
   if (!config.ok) return { error: config.error };
-  const { archiveSettings } = await import("../archive/mod.ts");
+  const { archiveSettings } = await import("../archive/settings.ts");
   const settings = archiveSettings(processEnv, config.config);
   if ("error" in settings) return settings;
   if (!settings.enabled) return { error: "the archive is off (YARP_ARCHIVE=off)" };
@@ -42,7 +42,7 @@ export async function withArchive(
     io.err(`yarp ${name}: ${settings.error}\n`);
     return 1;
   }
-  const { openArchive } = await import("../archive/mod.ts");
+  const { openArchive } = await import("../archive/store.ts");
   let db: DatabaseSync;
   try {
     db = await openArchive(settings.path, mode);

@@ -36,7 +36,10 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
       words.length === 0 ? "missing ID" : `unexpected argument '${words[1]}'`,
     );
   }
-  const { isCallIdPrefix, findCall, streamChunks } = await import("../archive/mod.ts");
+  const [{ isCallIdPrefix }, { findCall, streamChunks }] = await Promise.all([
+    import("../archive/ids.ts"),
+    import("../archive/read.ts"),
+  ]);
   const id = words[0];
   if (!isCallIdPrefix(id)) return usageError(io, `'${id}' is not a call id (4 to 16 hex digits)`);
   const wanted = parsed.values.get("--stream");

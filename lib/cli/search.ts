@@ -31,7 +31,7 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > 1000)) {
     return usageError(io, `--limit: expected an integer from 1 to 1000, got '${limitText}'`);
   }
-  const { searchCalls } = await import("../archive/mod.ts");
+  const { searchCalls } = await import("../archive/search.ts");
   return await withArchive("search", "read", io, (db) => {
     const hits = searchCalls(db, query, limit);
     if (parsed.flags.has("--json")) {
