@@ -1,8 +1,11 @@
 /**
- * Whole-process start-up of `yarp rewrite` (DESIGN.md, "Performance gates":
- * the parsing commands must finish within p95 ≤ 60 ms): N runs each, in
- * turn, of an empty `deno run` (the floor), `bin/yarp rewrite -- SRC` from
- * source, and the `dist/yarp.js` bundle run with the launcher's flags; then
+ * Whole-process start-up of `yarp rewrite` and `yarp result-reduce`
+ * (DESIGN.md, "Performance gates": the parsing commands must finish within
+ * p95 ≤ 60 ms): N runs each, in turn, of an empty `deno run` (the floor),
+ * `bin/yarp rewrite -- SRC` from source, `bin/yarp result-reduce` on a
+ * 40 KiB result (archiving it, and with `--archive-id` of a call a host
+ * already stored; archive in a temporary directory), and the
+ * `dist/yarp.js` bundle run with the launcher's flags; then
  * parser initialisation measured on its own, in-process. Prints median and
  * p95 wall time per case. Build the bundle first (`deno task build`); a
  * missing bundle is skipped.
@@ -33,20 +36,31 @@ interface Case {
   readonly command: string;
   readonly args: readonly string[];
   readonly samples: number[];
+  /** Bytes written to the child's stdin (none: stdin is closed). */
+  readonly input?: Uint8Array;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
-async function timeOnce(command: string, args: readonly string[]): Promise<number> {
+async function timeOnce(entry: Case): Promise<number> {
+  const { command, args, input } = entry;
   const start = performance.now();
-  const { code, stderr } = await new Deno.Command(command, {
+  const child = new Deno.Command(command, {
     args: [...args],
     cwd: ROOT,
+    env: { YARP_ARCHIVE_PATH: ARCHIVE },
+    stdin: input === undefined ? "null" : "piped",
     stdout: "null",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  if (input !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(input);
+    await writer.close();
+  }
+  const { code, stderr } = await child.output();
   const elapsed = performance.now() - start;
   if (code !== 0) {
     throw new Error(`${command} ${args.join(" ")}: ${new TextDecoder().decode(stderr)}`);
@@ -55,6 +69,27 @@ async function timeOnce(command: string, args: readonly string[]): Promise<numbe
 }
 
 const empty = await Deno.makeTempFile({ suffix: ".js" });
+const stateDir = await Deno.makeTempDir({ prefix: "yarp_shell_process_" });
+const ARCHIVE = join(stateDir, "archive.sqlite3");
+/** A finished `git log --stat`-like result of about 40 KiB for result-reduce. */
+const RESULT = new TextEncoder().encode(
+  Array.from(
+    { length: 600 },
+    (_, i) => `commit ${i.toString(16).padStart(40, "0")}\n src/file${i}.ts | ${i % 40} ++--`,
+  ).join("\n") + "\n",
+);
+const put = await new Deno.Command(join(ROOT, "bin/yarp"), {
+  args: ["archive", "put", "--command", SOURCE, "--exit-code", "0", "--json"],
+  env: { YARP_ARCHIVE_PATH: ARCHIVE },
+  stdin: "piped",
+  stdout: "piped",
+}).spawn();
+{
+  const writer = put.stdin.getWriter();
+  await writer.write(RESULT);
+  await writer.close();
+}
+const HOST_ID: string = JSON.parse(new TextDecoder().decode((await put.output()).stdout)).id;
 const cases: Case[] = [
   { name: "empty deno run (floor)", command: Deno.execPath(), args: ["run", empty], samples: [] },
   {
@@ -62,6 +97,20 @@ const cases: Case[] = [
     command: join(ROOT, "bin/yarp"),
     args: ["rewrite", "--", SOURCE],
     samples: [],
+  },
+  {
+    name: `bin/yarp result-reduce --command '${SOURCE}' (archives the input)`,
+    command: join(ROOT, "bin/yarp"),
+    args: ["result-reduce", "--command", SOURCE, "--exit-code", "0"],
+    samples: [],
+    input: RESULT,
+  },
+  {
+    name: `bin/yarp result-reduce --command '${SOURCE}' --archive-id (host archived it)`,
+    command: join(ROOT, "bin/yarp"),
+    args: ["result-reduce", "--command", SOURCE, "--exit-code", "0", "--archive-id", HOST_ID],
+    samples: [],
+    input: RESULT,
   },
 ];
 const bundle = join(ROOT, "dist/yarp.js");
@@ -77,11 +126,12 @@ try {
   console.log("dist/yarp.js missing: run `deno task build` to time the bundle");
 }
 
-for (const entry of cases) await timeOnce(entry.command, entry.args); // warm caches
+for (const entry of cases) await timeOnce(entry); // warm caches
 for (let run = 0; run < RUNS; run += 1) {
-  for (const entry of cases) entry.samples.push(await timeOnce(entry.command, entry.args));
+  for (const entry of cases) entry.samples.push(await timeOnce(entry));
 }
 await Deno.remove(empty);
+await Deno.remove(stateDir, { recursive: true });
 
 for (const entry of cases) {
   const sorted = [...entry.samples].sort((a, b) => a - b);
