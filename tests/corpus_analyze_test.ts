@@ -12,6 +12,8 @@ import { createEngine, REPLAY_ARCHIVE_ID } from "../lib/corpus/engine.ts";
 import type { TallyData } from "../lib/corpus/metrics.ts";
 import { type CorpusRecord, recordToLine } from "../lib/corpus/record.ts";
 import { summarize } from "../lib/corpus/summary.ts";
+import { parseAnalyzeArgs, progressBar } from "../lib/cli/corpus.ts";
+import { captureTextIo } from "../lib/cli/io.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 
@@ -157,4 +159,45 @@ Deno.test("yarp corpus analyze prints aggregates only, as text, JSON and HTML", 
   const usage = await new Deno.Command(YARP, { args: ["corpus", "frobnicate"], env }).output();
   assert.equal(usage.code, 2);
   assert.match(decoder.decode(usage.stderr), /^yarp corpus: unknown subcommand 'frobnicate'/);
+});
+
+Deno.test("the progress bar redraws at most every 100 ms and clears what it drew", () => {
+  const io = captureTextIo();
+  let clock = 0;
+  const bar = progressBar(io, () => clock);
+  bar.clear();
+  assert.equal(io.stderr, "");
+  bar.update(10, 50, 200);
+  clock = 50;
+  bar.update(20, 100, 200);
+  clock = 150;
+  bar.update(30, 200, 200);
+  bar.clear();
+  assert.equal(
+    io.stderr,
+    `\r[${"#".repeat(8)}${" ".repeat(22)}]  25% 10 records` +
+      `\r[${"#".repeat(30)}] 100% 30 records` +
+      `\r${" ".repeat(60)}\r`,
+  );
+});
+
+Deno.test("corpus analyze arguments: one error line naming the argument", () => {
+  const cases: [string[], string][] = [
+    [[], "expected at least one corpus file"],
+    [[""], "empty corpus file path"],
+    [["a.jsonl", "--html", ""], "--html: missing path"],
+    [["a.jsonl", "--workers", "65"], "--workers: expected 0 to 64, got '65'"],
+    [["a.jsonl", "--frobnicate"], "unknown option '--frobnicate'"],
+  ];
+  for (const [args, error] of cases) {
+    const parsed = parseAnalyzeArgs(args);
+    assert.ok("error" in parsed, args.join(" "));
+    assert.match(parsed.error, new RegExp(error.replace(/[.*+?^${}()|[\]\\-]/g, "\\$&")));
+  }
+  assert.deepEqual(parseAnalyzeArgs(["a", "--json", "--workers=2", "--", "-b"]), {
+    files: ["a", "-b"],
+    json: true,
+    html: undefined,
+    workers: 2,
+  });
 });

@@ -53,15 +53,26 @@ export function parseAnalyzeArgs(args: readonly string[]): AnalyzeArgs | { error
   };
 }
 
-/** A one-line progress bar on a terminal, redrawn at most every 100 ms. */
-function progressBar(io: TextIo) {
-  let last = 0;
+/** A progress display: `update` redraws at most every 100 ms, `clear` wipes it. */
+export interface ProgressBar {
+  update(records: number, bytesRead: number, totalBytes: number): void;
+  clear(): void;
+}
+
+/**
+ * A one-line progress bar written to `io.err` with carriage returns (for a
+ * terminal): share of the corpus bytes read and records replayed, redrawn
+ * at most every 100 ms of `now()`; `clear` blanks the line if anything was
+ * drawn.
+ */
+export function progressBar(io: TextIo, now: () => number = () => performance.now()): ProgressBar {
+  let last = -Infinity;
   let drawn = false;
   return {
-    update(records: number, bytesRead: number, totalBytes: number) {
-      const now = performance.now();
-      if (now - last < 100) return;
-      last = now;
+    update(records, bytesRead, totalBytes) {
+      const time = now();
+      if (time - last < 100) return;
+      last = time;
       const share = totalBytes === 0 ? 1 : Math.min(1, bytesRead / totalBytes);
       const filled = Math.round(share * 30);
       io.err(
