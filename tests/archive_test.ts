@@ -241,7 +241,7 @@ Deno.test("property: spool -> commit -> read returns exactly the bytes, for any 
   db.close();
 });
 
-Deno.test("large streams are stored in 1 MiB chunks and read back exactly; the TS digest path agrees", async () => {
+Deno.test("large streams are stored in 1 MiB chunks and read back exactly; every digest path agrees", async () => {
   const db = await freshDb();
   const big = new Uint8Array(3 * CHUNK_BYTES + 12345);
   for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
@@ -255,7 +255,7 @@ Deno.test("large streams are stored in 1 MiB chunks and read back exactly; the T
   assert.deepEqual(readAll(db, call, "stdout"), big);
   assert.deepEqual(readAll(db, call, "stderr"), small);
   assert.equal(call.streams[0].sha256, toHex(sha256(big)));
-  // Above the whole-digest limit (32 MiB) the incremental hasher runs during the inserts.
+  // Above the whole-digest limit (32 MiB) node:crypto hashes the stream chunk by chunk.
   const huge = new Uint8Array(33 * CHUNK_BYTES + 7);
   huge.fill(0x61);
   huge[huge.length - 1] = 0;
@@ -263,6 +263,24 @@ Deno.test("large streams are stored in 1 MiB chunks and read back exactly; the T
   const hugeCall = found(db, second.id);
   assert.equal(hugeCall.streams[0].sha256, toHex(sha256(huge)));
   assert.deepEqual(readAll(db, hugeCall, "output"), huge);
+  db.close();
+});
+
+Deno.test("a spool shorter than its size stores nothing, whichever digest path reads it", async () => {
+  const db = await freshDb();
+  for (const size of [CHUNK_BYTES + 5, 33 * CHUNK_BYTES]) {
+    const short = {
+      name: "stdout" as const,
+      size,
+      read: (offset: number, buffer: Uint8Array) =>
+        Math.max(0, Math.min(buffer.length, 100 - offset)),
+    };
+    await assert.rejects(
+      commitCall(db, facts("short"), [short]),
+      new RegExp(`stdout: spool ended at 100 of ${size} bytes`),
+    );
+  }
+  assert.deepEqual(archiveTotals(db).calls, 0);
   db.close();
 });
 

@@ -4,14 +4,16 @@
  * in one write transaction. Either every row lands or none does.
  *
  * Digests: a stream of at most {@link WHOLE_DIGEST_BYTES} is read whole and
- * hashed by Web Crypto (about 550 MB/s here); a larger one is hashed while
- * its chunks are inserted, by the incremental TypeScript SHA-256 (about
- * 95 MB/s), so memory stays bounded by one chunk.
+ * hashed by Web Crypto (about 550 MB/s here); a larger one is read back
+ * chunk by chunk through `node:crypto`'s incremental hash before the
+ * transaction opens (memory bounded by one chunk). That module costs about
+ * 40 ms to load, so only a run with more than 32 MiB of one stream pays it,
+ * against the seconds the TypeScript SHA-256 (about 95 MB/s) would take.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import { Sha256, sha256Native, toHex } from "../bytes/sha256.ts";
+import { sha256Native, toHex } from "../bytes/sha256.ts";
 import { newCallId } from "./ids.ts";
 import { writeTransaction } from "./store.ts";
 
@@ -79,9 +81,13 @@ export interface CommittedCall {
 }
 
 function readFully(source: StreamSource, offset: number, length: number): Uint8Array {
-  const buffer = new Uint8Array(length);
+  return readInto(source, offset, new Uint8Array(length));
+}
+
+/** Fills `buffer` from `source` at `offset`; throws when the spool holds fewer bytes. */
+function readInto(source: StreamSource, offset: number, buffer: Uint8Array): Uint8Array {
   const got = source.read(offset, buffer);
-  if (got !== length) {
+  if (got !== buffer.length) {
     throw new Error(`${source.name}: spool ended at ${offset + got} of ${source.size} bytes`);
   }
   return buffer;
@@ -109,6 +115,18 @@ export function searchSample(source: StreamSource, whole?: Uint8Array): string {
   return `${indexText(head)}\n … \n${indexText(tail)}`;
 }
 
+/** The hex SHA-256 of `source`, read one chunk at a time through `node:crypto`. */
+async function incrementalDigest(source: StreamSource): Promise<string> {
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256");
+  const buffer = new Uint8Array(CHUNK_BYTES);
+  for (let offset = 0; offset < source.size; offset += CHUNK_BYTES) {
+    const length = Math.min(CHUNK_BYTES, source.size - offset);
+    hash.update(readInto(source, offset, buffer.subarray(0, length)));
+  }
+  return hash.digest("hex");
+}
+
 /**
  * Stores one call and its streams in one transaction and returns its new
  * id. Waits up to the busy timeout for other writers. Throws (and stores
@@ -127,7 +145,10 @@ export async function commitCall(
   const wholes = new Map<StreamName, Uint8Array>();
   const digests = new Map<StreamName, string>();
   for (const source of streams) {
-    if (source.size > WHOLE_DIGEST_BYTES) continue;
+    if (source.size > WHOLE_DIGEST_BYTES) {
+      digests.set(source.name, await incrementalDigest(source));
+      continue;
+    }
     const bytes = readFully(source, 0, source.size);
     wholes.set(source.name, bytes);
     digests.set(source.name, toHex(await sha256Native(bytes)));
@@ -144,27 +165,16 @@ export async function commitCall(
     );
     for (const source of streams) {
       const whole = wholes.get(source.name);
-      const hasher = whole === undefined ? new Sha256() : undefined;
       const buffer = whole === undefined ? new Uint8Array(CHUNK_BYTES) : undefined;
       let n = 0;
       for (let offset = 0; offset < source.size; offset += CHUNK_BYTES, n += 1) {
         const length = Math.min(CHUNK_BYTES, source.size - offset);
-        let chunk: Uint8Array;
-        if (whole !== undefined) chunk = whole.subarray(offset, offset + length);
-        else {
-          chunk = buffer!.subarray(0, length);
-          const got = source.read(offset, chunk);
-          if (got !== length) {
-            throw new Error(
-              `${source.name}: spool ended at ${offset + got} of ${source.size} bytes`,
-            );
-          }
-          hasher!.update(chunk);
-        }
+        const chunk = whole !== undefined
+          ? whole.subarray(offset, offset + length)
+          : readInto(source, offset, buffer!.subarray(0, length));
         insertChunk.run(seq, source.name, n, chunk);
       }
-      const digest = digests.get(source.name) ?? toHex(hasher!.digest());
-      insertStream.run(seq, source.name, source.size, digest, n);
+      insertStream.run(seq, source.name, source.size, digests.get(source.name)!, n);
     }
     db.prepare("INSERT INTO call_text (rowid, command, output) VALUES (?, ?, ?)").run(
       seq,
