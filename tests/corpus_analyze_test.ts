@@ -201,3 +201,30 @@ Deno.test("corpus analyze arguments: one error line naming the argument", () => 
     workers: 2,
   });
 });
+
+Deno.test("sessions imported through the launcher analyse as they were counted", async () => {
+  const sessions = new URL("./data/sessions", import.meta.url).pathname;
+  const out = `${DIR}/imported/corpus.jsonl.gz`;
+  await Deno.mkdir(`${DIR}/imported`);
+  const env = { XDG_STATE_HOME: `${DIR}/state`, HOME: DIR };
+  const imported = await new Deno.Command(YARP, {
+    args: ["corpus", "import", sessions, "--output", out, "--json"],
+    env,
+  }).output();
+  assert.equal(imported.code, 0, decoder.decode(imported.stderr));
+  const counts = JSON.parse(decoder.decode(imported.stdout));
+  const written = Object.values(counts.records as Record<string, number>)
+    .reduce((sum, n) => sum + n, 0);
+  const analysed = await new Deno.Command(YARP, { args: ["corpus", "analyze", out, "--json"], env })
+    .output();
+  assert.equal(analysed.code, 0, decoder.decode(analysed.stderr));
+  const summary = JSON.parse(decoder.decode(analysed.stdout));
+  const alreadyReduced = Object.entries(summary.skipped as Record<string, number>)
+    .filter(([cause]) => cause.startsWith("prior-reduction:"))
+    .reduce((sum, [, n]) => sum + n, 0);
+  assert.ok(written > 0);
+  assert.equal(alreadyReduced, counts.already_reduced);
+  assert.equal(summary.records + alreadyReduced, written);
+  assert.equal(summary.grew, 0);
+  assert.equal(summary.passThroughExact, summary.passThrough);
+});
