@@ -7,18 +7,9 @@
  */
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser, planResult } from "../lib/shell/mod.ts";
+import { ORDINARY_COMMANDS } from "./_shell_commands.ts";
 
 const SAMPLES = Number(Deno.args[0] ?? 20_000);
-const ORDINARY = [
-  "git diff --stat",
-  "rg -n 'TODO|FIXME' src/ --type ts",
-  "cargo test --workspace 2>&1 | tail -50",
-  "set -o pipefail && npm test | tee test.log",
-  "find . -type f -name '*.ts' | sort | uniq",
-  "git log --oneline -20 && git status --short",
-  "cd web && npm run test -- --reporter=dot",
-  'grep -rn "fn main" --include="*.rs" .',
-];
 
 const parser = await loadShellParser();
 const registry = createRuleRegistry([builtinRuleSource()]);
@@ -26,11 +17,11 @@ function parseAndPlan(source: string): void {
   const parsed = parser.parse(source);
   if (parsed.ok) planResult(parsed.program, registry);
 }
-for (let i = 0; i < 2_000; i++) parseAndPlan(ORDINARY[i % ORDINARY.length]); // warm up
+for (let i = 0; i < 2_000; i++) parseAndPlan(ORDINARY_COMMANDS[i % ORDINARY_COMMANDS.length]); // warm up
 
 const times: number[] = [];
 for (let i = 0; i < SAMPLES; i++) {
-  const source = ORDINARY[i % ORDINARY.length];
+  const source = ORDINARY_COMMANDS[i % ORDINARY_COMMANDS.length];
   const start = performance.now();
   parseAndPlan(source);
   times.push((performance.now() - start) * 1000);
@@ -38,7 +29,7 @@ for (let i = 0; i < SAMPLES; i++) {
 times.sort((a, b) => a - b);
 const at = (q: number) => times[Math.min(times.length - 1, Math.floor(times.length * q))];
 console.log(
-  `parse + plan, ${ORDINARY.length} ordinary commands, ${SAMPLES} samples: ` +
+  `parse + plan, ${ORDINARY_COMMANDS.length} ordinary commands, ${SAMPLES} samples: ` +
     `median ${at(0.5).toFixed(0)} µs, p95 ${at(0.95).toFixed(0)} µs, p99 ${
       at(0.99).toFixed(0)
     } µs, max ${at(1).toFixed(0)} µs (gate: p95 ≤ 500 µs)`,
