@@ -88,18 +88,6 @@ export function progressBar(io: TextIo, now: () => number = () => performance.no
   };
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const slash = path.lastIndexOf("/");
-  const temp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.writeTextFile(temp, text, { createNew: true });
-    await Deno.rename(temp, path);
-  } catch (error) {
-    await Deno.remove(temp).catch(() => {});
-    throw error;
-  }
-}
-
 async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
   const options = parseAnalyzeArgs(args);
   if ("error" in options) {
@@ -123,8 +111,9 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
   io.out(options.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary));
   if (options.html !== undefined) {
     const { renderHtmlReport } = await import("../corpus/html.ts");
+    const { writeTextAtomically } = await import("../corpus/output_file.ts");
     try {
-      await writeAtomically(options.html, renderHtmlReport(summary, "YARP corpus report"));
+      await writeTextAtomically(options.html, renderHtmlReport(summary, "YARP corpus report"));
     } catch (error) {
       const reason = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
       io.err(`yarp corpus analyze: ${options.html}: cannot write report: ${reason}\n`);

@@ -27,6 +27,7 @@
  */
 import { sha256, toHex } from "../bytes/sha256.ts";
 import { readJsonlLines } from "./jsonl.ts";
+import { siblingTempPath } from "./output_file.ts";
 import { type CorpusRecord, recordToLine } from "./record.ts";
 import {
   DETECTION_LINES,
@@ -84,9 +85,7 @@ class GzipOutput {
 
   constructor(path: string) {
     this._path = path;
-    // A sibling of `path`, so the rename stays on one file system.
-    const slash = path.lastIndexOf("/");
-    this._temp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${crypto.randomUUID()}.tmp`;
+    this._temp = siblingTempPath(path);
   }
 
   async open(): Promise<void> {
