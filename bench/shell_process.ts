@@ -44,15 +44,19 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
-async function timeOnce(entry: Case): Promise<number> {
-  const { command, args, input } = entry;
-  const start = performance.now();
+/** Runs `command` in the repository with the bench archive, `input` on its stdin (or none). */
+async function runWith(
+  command: string,
+  args: readonly string[],
+  input: Uint8Array | undefined,
+  stdout: "null" | "piped",
+): Promise<Deno.CommandOutput> {
   const child = new Deno.Command(command, {
     args: [...args],
     cwd: ROOT,
     env: { YARP_ARCHIVE_PATH: ARCHIVE },
     stdin: input === undefined ? "null" : "piped",
-    stdout: "null",
+    stdout,
     stderr: "piped",
   }).spawn();
   if (input !== undefined) {
@@ -60,7 +64,13 @@ async function timeOnce(entry: Case): Promise<number> {
     await writer.write(input);
     await writer.close();
   }
-  const { code, stderr } = await child.output();
+  return await child.output();
+}
+
+async function timeOnce(entry: Case): Promise<number> {
+  const { command, args, input } = entry;
+  const start = performance.now();
+  const { code, stderr } = await runWith(command, args, input, "null");
   const elapsed = performance.now() - start;
   if (code !== 0) {
     throw new Error(`${command} ${args.join(" ")}: ${new TextDecoder().decode(stderr)}`);
@@ -78,18 +88,13 @@ const RESULT = new TextEncoder().encode(
     (_, i) => `commit ${i.toString(16).padStart(40, "0")}\n src/file${i}.ts | ${i % 40} ++--`,
   ).join("\n") + "\n",
 );
-const put = await new Deno.Command(join(ROOT, "bin/yarp"), {
-  args: ["archive", "put", "--command", SOURCE, "--exit-code", "0", "--json"],
-  env: { YARP_ARCHIVE_PATH: ARCHIVE },
-  stdin: "piped",
-  stdout: "piped",
-}).spawn();
-{
-  const writer = put.stdin.getWriter();
-  await writer.write(RESULT);
-  await writer.close();
-}
-const HOST_ID: string = JSON.parse(new TextDecoder().decode((await put.output()).stdout)).id;
+const put = await runWith(
+  join(ROOT, "bin/yarp"),
+  ["archive", "put", "--command", SOURCE, "--exit-code", "0", "--json"],
+  RESULT,
+  "piped",
+);
+const HOST_ID: string = JSON.parse(new TextDecoder().decode(put.stdout)).id;
 const cases: Case[] = [
   { name: "empty deno run (floor)", command: Deno.execPath(), args: ["run", empty], samples: [] },
   {
