@@ -112,11 +112,11 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
   if (options.html !== undefined) {
     const { renderHtmlReport } = await import("../corpus/html.ts");
     const { writeTextAtomically } = await import("../corpus/output_file.ts");
+    const { firstLine } = await import("./_archive.ts");
     try {
       await writeTextAtomically(options.html, renderHtmlReport(summary, "YARP corpus report"));
     } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
-      io.err(`yarp corpus analyze: ${options.html}: cannot write report: ${reason}\n`);
+      io.err(`yarp corpus analyze: ${options.html}: cannot write report: ${firstLine(error)}\n`);
       return 1;
     }
   }

@@ -97,8 +97,10 @@ function workerModuleAvailable(): boolean {
 }
 
 function workerSink(count: number, onRecords: (n: number) => void): LineSink {
-  const url = WORKER_MODULE;
-  const workers = Array.from({ length: count }, () => new Worker(url, { type: "module" }));
+  const workers = Array.from(
+    { length: count },
+    () => new Worker(WORKER_MODULE, { type: "module" }),
+  );
   const inFlight = workers.map(() => 0);
   const tallies: (TallyData | undefined)[] = workers.map(() => undefined);
   let failure: WorkerFailure | undefined;
