@@ -14,8 +14,9 @@ import type {
   RuleSource,
   TransformRule,
 } from "../lib/rules/model.ts";
-import { BUILTIN_PACK, BUILTIN_PROGRAM_INDEX } from "../lib/rules/builtin.generated.ts";
 import {
+  BUILTIN_PACK,
+  BUILTIN_PROGRAM_INDEX,
   builtinRuleSource,
   createRuleRegistry,
   type RuleRef,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BUILTIN_PACK } from "../rules/builtin.generated.ts";
+import { BUILTIN_PACK } from "../rules/registry.ts";
 import type { TextIo } from "./io.ts";
 import { YARP_VERSION } from "./version.ts";
 
