@@ -1,6 +1,6 @@
 /** Program lookup as a shell does it, and the env trampoline that keeps argv[0] exact. */
 import assert from "node:assert/strict";
-import { lookupProgram, spawnTarget, type StatFile } from "../lib/run/exec_target.ts";
+import { findEnv, lookupProgram, spawnTarget, type StatFile } from "../lib/run/exec_target.ts";
 
 /** A fake file system: path → mode (regular files) or "dir". */
 function fakeStat(files: Record<string, number | "dir">): StatFile {
@@ -38,4 +38,22 @@ Deno.test("the spawn target wraps argv in env --, except where env cannot keep i
   });
   assert.deepEqual(spawnTarget(["a=b", "x"], "/usr/bin/env"), { program: "a=b", args: ["x"] });
   assert.deepEqual(spawnTarget(["ls"], undefined), { program: "ls", args: [] });
+});
+
+Deno.test("env is taken from /usr/bin/env when executable, else looked up on PATH", () => {
+  const looked: string[] = [];
+  const recording = (files: Record<string, number | "dir">): StatFile => {
+    const stat = fakeStat(files);
+    return (path) => {
+      looked.push(path);
+      return stat(path);
+    };
+  };
+  assert.equal(
+    findEnv("/a:/b", recording({ "/usr/bin/env": 0o755, "/a/env": 0o755 })),
+    "/usr/bin/env",
+  );
+  assert.deepEqual(looked, ["/usr/bin/env"]);
+  assert.equal(findEnv("/a:/b", recording({ "/usr/bin/env": 0o644, "/b/env": 0o755 })), "/b/env");
+  assert.equal(findEnv("/a:/b", recording({ "/usr/bin/env": "dir" })), undefined);
 });

@@ -81,13 +81,28 @@ export function spawnTarget(argv: readonly string[], envPath: string | undefined
   return { program: envPath, args: ["--", ...argv] };
 }
 
+/** Where POSIX systems keep `env` (every `#!/usr/bin/env` script relies on it). */
+const USUAL_ENV_PATH = "/usr/bin/env";
+
+/**
+ * The `env` program to trampoline through: `/usr/bin/env` when it is an
+ * executable file (one `stat` rather than a walk over `PATH`; any `env` adds
+ * nothing to the child), else the first on `searchPath`, else `undefined`.
+ * Pure apart from `stat`.
+ */
+export function findEnv(
+  searchPath: string | undefined,
+  stat: StatFile = statFile,
+): string | undefined {
+  let found = classify(USUAL_ENV_PATH, stat);
+  if (found.kind !== "found") found = lookupProgram("env", searchPath, stat);
+  return found.kind === "found" ? found.path : undefined;
+}
+
 let envProgram: string | null | undefined;
 
-/** The `env` program on `PATH`, looked up once per process. */
+/** {@link findEnv}, looked up once per process. */
 export function envOnPath(searchPath: string | undefined): string | undefined {
-  if (envProgram === undefined) {
-    const found = lookupProgram("env", searchPath);
-    envProgram = found.kind === "found" ? found.path : null;
-  }
+  envProgram ??= findEnv(searchPath) ?? null;
   return envProgram ?? undefined;
 }
