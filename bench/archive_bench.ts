@@ -166,6 +166,47 @@ for (const query of queries) {
 }
 searchDb.close();
 
+// A term on every line of large outputs (cargo test logs): snippet cost must
+// stay linear in the text (FTS5's own snippet() was quadratic in the count).
+const denseDb = await openArchive(`${dir}/dense/archive.sqlite3`, "write");
+const DENSE_CALLS = 12;
+for (let i = 0; i < DENSE_CALLS; i += 1) {
+  let log = "";
+  for (let test = 0; log.length < 120 * 1024; test += 1) {
+    log += `test tests::case_${i}_${test} ... ok\n`;
+  }
+  const bytes = new TextEncoder().encode(log);
+  await commitCall(denseDb, {
+    createdMs: 1_700_000_000_000 + i,
+    cwd: "/repo",
+    source: "run",
+    command: `cargo test --case ${i}`,
+    argv: null,
+    exitCode: 0,
+    signal: null,
+    ruleId: "bench",
+  }, [{
+    name: "stdout",
+    size: bytes.length,
+    read: (offset, buffer) => {
+      const part = bytes.subarray(offset, offset + buffer.length);
+      buffer.set(part);
+      return part.length;
+    },
+  }]);
+}
+for (const query of ["ok", "test", "case_3_100"]) {
+  const times: number[] = [];
+  let hits = 0;
+  for (let run = 0; run < RUNS; run += 1) {
+    const started = performance.now();
+    hits = searchCalls(denseDb, query, 10).length;
+    times.push(performance.now() - started);
+  }
+  report(`search '${query}' over ${DENSE_CALLS} x 120 KiB test logs (${hits} hits)`, times);
+}
+denseDb.close();
+
 const yarpArgs = [
   "run",
   "--quiet",

@@ -9,6 +9,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { queryPhrases, snippetAround } from "./snippet.ts";
 
 /** One search result. */
 export interface SearchHit {
@@ -46,32 +47,42 @@ export function ftsQuery(text: string): string | undefined {
 /**
  * The newest calls (at most `limit`, 1 to {@link MAX_SEARCH_LIMIT}) whose
  * command or indexed output contains every word of `text`, with snippets.
- * A query with no word gives no hits.
+ * A query with no word gives no hits. FTS5 picks the calls; each snippet is
+ * cut from the call's indexed output (else its command) by
+ * {@link snippetAround}, in time linear in the text, one row at a time.
  */
 export function searchCalls(db: DatabaseSync, text: string, limit: number): SearchHit[] {
   const query = ftsQuery(text);
   if (query === undefined) return [];
+  const phrases = queryPhrases(text);
   const rows = db.prepare(
     `SELECT c.id, c.created_ms, c.command, c.exit_code, c.signal,
-            snippet(call_text, -1, '«', '»', '…', 12) AS snippet
+            call_text.command AS indexed_command, call_text.output AS indexed_output
        FROM call_text JOIN calls c ON c.seq = call_text.rowid
       WHERE call_text MATCH ?
       ORDER BY call_text.rowid DESC
       LIMIT ?`,
-  ).all(query, Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.trunc(limit)))) as unknown as {
+  ).iterate(query, Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.trunc(limit)))) as Iterable<{
     id: string;
     created_ms: number;
     command: string;
     exit_code: number | null;
     signal: string | null;
-    snippet: string;
-  }[];
-  return rows.map((row) => ({
-    id: row.id,
-    createdMs: row.created_ms,
-    command: row.command,
-    exitCode: row.exit_code,
-    signal: row.signal,
-    snippet: row.snippet.replace(/\s+/g, " ").trim(),
-  }));
+    indexed_command: string;
+    indexed_output: string;
+  }>;
+  const hits: SearchHit[] = [];
+  for (const row of rows) {
+    const snippet = snippetAround(row.indexed_output, phrases) ??
+      snippetAround(row.indexed_command, phrases) ?? "";
+    hits.push({
+      id: row.id,
+      createdMs: row.created_ms,
+      command: row.command,
+      exitCode: row.exit_code,
+      signal: row.signal,
+      snippet: snippet.replace(/\s+/g, " ").trim(),
+    });
+  }
+  return hits;
 }
