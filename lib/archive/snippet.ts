@@ -29,14 +29,51 @@ const LOOKBACK_CHARS = 1024;
 /** Longest token or gap shown whole; longer ones keep their two ends around `…`. */
 export const SNIPPET_PIECE_CHARS = 40;
 
-const TOKEN_CHAR = String.raw`\p{L}\p{N}\p{Co}`;
-/** A token of NFD text: a token character, then token characters or combining marks. */
-const TOKEN = new RegExp(`[${TOKEN_CHAR}][${TOKEN_CHAR}\\p{M}]*`, "gu");
-const MARKS = /\p{M}/gu;
+/**
+ * How tokens are recognised in a text. ASCII text gets plain classes: the
+ * Unicode property classes cost milliseconds to compile, once per process,
+ * and `yarp search` is one short process.
+ */
+interface Alphabet {
+  /** A regular-expression class body for a token's characters. */
+  readonly tokenChars: string;
+  /** A class body for what may follow inside a token (combining marks too). */
+  readonly innerChars: string;
+  /** What may follow each character of a query token in the text. */
+  readonly markSuffix: string;
+  readonly flags: "" | "u";
+}
+
+const ASCII_ALPHABET: Alphabet = {
+  tokenChars: "A-Za-z0-9",
+  innerChars: "A-Za-z0-9",
+  markSuffix: "",
+  flags: "",
+};
+const UNICODE_ALPHABET: Alphabet = {
+  tokenChars: String.raw`\p{L}\p{N}\p{Co}`,
+  innerChars: String.raw`\p{L}\p{N}\p{Co}\p{M}`,
+  markSuffix: String.raw`\p{M}*`,
+  flags: "u",
+};
+// deno-lint-ignore no-control-regex -- the whole ASCII range, controls included, is the point
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+let combiningMarks: RegExp | undefined;
+
+function alphabetOf(text: string): Alphabet {
+  return ASCII_TEXT.test(text) ? ASCII_ALPHABET : UNICODE_ALPHABET;
+}
+
+/** A fresh global token pattern of `alphabet` (callers move its `lastIndex`). */
+function tokenPattern(alphabet: Alphabet): RegExp {
+  return new RegExp(`[${alphabet.tokenChars}][${alphabet.innerChars}]*`, `g${alphabet.flags}`);
+}
 
 /** A token folded as the tokenizer folds it: lower case, diacritics removed. */
 export function foldToken(token: string): string {
-  return token.normalize("NFD").replace(MARKS, "").toLowerCase();
+  if (ASCII_TEXT.test(token)) return token.toLowerCase();
+  combiningMarks ??= /\p{M}/gu;
+  return token.normalize("NFD").replace(combiningMarks, "").toLowerCase();
 }
 
 /**
@@ -53,25 +90,33 @@ export function foldToken(token: string): string {
 export function queryPhrases(text: string): Phrase[] {
   const phrases: Phrase[] = [];
   for (const word of text.split(/\s+/)) {
-    const tokens = Array.from(word.normalize("NFD").matchAll(TOKEN), (m) => foldToken(m[0]));
+    const alphabet = alphabetOf(word);
+    const decomposed = alphabet === ASCII_ALPHABET ? word : word.normalize("NFD");
+    const tokens = Array.from(decomposed.matchAll(tokenPattern(alphabet)), (m) => foldToken(m[0]));
     if (tokens.length > 0) phrases.push(tokens);
   }
   return phrases;
 }
 
-/** Escapes a folded token's characters, each followed by optional combining marks. */
-function tokenPattern(token: string): string {
-  return Array.from(token, (char) => `${char.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}\\p{M}*`)
-    .join("");
+/**
+ * A folded query token as a pattern: its characters (letters and digits,
+ * never special in a pattern), each followed by the alphabet's optional marks.
+ */
+function queryTokenPattern(token: string, alphabet: Alphabet): string {
+  return alphabet.markSuffix === ""
+    ? token
+    : Array.from(token, (char) => char + alphabet.markSuffix).join("");
 }
 
 /** One pattern finding any phrase, case-insensitive; group `i + 1` is phrase `i`. */
-function phrasesPattern(phrases: readonly Phrase[]): RegExp {
-  const separator = `[^${TOKEN_CHAR}\\p{M}]+`;
-  const alternatives = phrases.map((phrase) => `(${phrase.map(tokenPattern).join(separator)})`);
+function phrasesPattern(phrases: readonly Phrase[], alphabet: Alphabet): RegExp {
+  const separator = `[^${alphabet.innerChars}]+`;
+  const alternatives = phrases.map((phrase) =>
+    `(${phrase.map((token) => queryTokenPattern(token, alphabet)).join(separator)})`
+  );
   return new RegExp(
-    `(?<![${TOKEN_CHAR}\\p{M}])(?:${alternatives.join("|")})(?![${TOKEN_CHAR}\\p{M}])`,
-    "iu",
+    `(?<![${alphabet.innerChars}])(?:${alternatives.join("|")})(?![${alphabet.innerChars}])`,
+    `i${alphabet.flags}`,
   );
 }
 
@@ -82,8 +127,13 @@ interface Token {
 }
 
 /** The tokens of `text` from offset `from`, at most `limit` of them, and whether more follow. */
-function tokensFrom(text: string, from: number, limit: number): { tokens: Token[]; more: boolean } {
-  const pattern = new RegExp(TOKEN.source, "gu");
+function tokensFrom(
+  text: string,
+  alphabet: Alphabet,
+  from: number,
+  limit: number,
+): { tokens: Token[]; more: boolean } {
+  const pattern = tokenPattern(alphabet);
   pattern.lastIndex = from;
   const tokens: Token[] = [];
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
@@ -116,15 +166,17 @@ export function snippetAround(
   maxTokens = SNIPPET_TOKENS,
 ): string | undefined {
   if (phrases.length === 0 || maxTokens < 1) return undefined;
-  const decomposed = text.normalize("NFD");
-  const found = phrasesPattern(phrases).exec(decomposed);
+  const alphabet = alphabetOf(text);
+  const decomposed = alphabet === ASCII_ALPHABET ? text : text.normalize("NFD");
+  const found = phrasesPattern(phrases, alphabet).exec(decomposed);
   if (found === null) return undefined;
   const phraseLength = phrases[found.slice(1).findIndex((group) => group !== undefined)].length;
   const wanted = Math.max(0, Math.floor((maxTokens - phraseLength) / 2));
   const lookFrom = Math.max(0, found.index - LOOKBACK_CHARS);
-  const preceding = tokensFrom(decomposed.slice(0, found.index), lookFrom, Infinity).tokens;
+  const preceding = tokensFrom(decomposed.slice(0, found.index), alphabet, lookFrom, Infinity)
+    .tokens;
   const before = preceding.slice(Math.max(0, preceding.length - wanted));
-  const after = tokensFrom(decomposed, found.index, maxTokens - before.length);
+  const after = tokensFrom(decomposed, alphabet, found.index, maxTokens - before.length);
   const window = [...before, ...after.tokens];
   const cutBefore = before.length < preceding.length || lookFrom > 0;
   return (cutBefore ? "…" : "") + markPhrases(decomposed, window, phrases) +
