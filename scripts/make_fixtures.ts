@@ -293,13 +293,20 @@ class Workspace {
   /**
    * Runs `argv` in `cwd` (relative to the root) and returns the sample with
    * the root path replaced by {@link ALIAS} and the normalizers applied.
+   * With `interruptAfterMs`, a program that would run on (a watch mode) gets
+   * SIGINT after that long, as a user's Ctrl-C.
    */
   async run(
     argv: readonly string[],
-    options: { cwd?: string; env?: Record<string, string>; normalize?: Normalizer[] } = {},
+    options: {
+      cwd?: string;
+      env?: Record<string, string>;
+      normalize?: Normalizer[];
+      interruptAfterMs?: number;
+    } = {},
   ): Promise<Sample> {
     // Through sh so the program sees argv[0] as typed (make's $(MAKE), usage lines).
-    const output = await new Deno.Command("/bin/sh", {
+    const child = new Deno.Command("/bin/sh", {
       args: ["-c", 'exec "$@"', "sh", ...argv],
       cwd: this.path(options.cwd ?? "."),
       env: { ...this.env, ...options.env },
@@ -307,7 +314,14 @@ class Workspace {
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-    }).output();
+      // Its own process group, so an interrupt reaches every process, as a terminal's does.
+      detached: options.interruptAfterMs !== undefined,
+    }).spawn();
+    const timer = options.interruptAfterMs === undefined
+      ? undefined
+      : setTimeout(() => Deno.kill(-child.pid, "SIGINT"), options.interruptAfterMs);
+    const output = await child.output();
+    clearTimeout(timer);
     const clean = (data: Uint8Array) => {
       let text = latin1(data).replaceAll(this.root, ALIAS);
       for (const normalize of [...TIMINGS, ...(options.normalize ?? [])]) text = normalize(text);
@@ -2797,14 +2811,27 @@ async function npxVitestCases(ws: Workspace): Promise<Draft[]> {
   ];
 }
 
-/** The vitest guards: its JSON report, `--reporter=json` and `--reporter json` (real vitest). */
+/** How long a watch-mode run goes on before its Ctrl-C: past the first full report. */
+const WATCH_RUN_MS = 15_000;
+
+/**
+ * The vitest guards (real vitest): its JSON report (`--reporter=json` and `--reporter json`),
+ * and its watch modes, interrupted after the first report: the `watch` and `dev` commands and
+ * the `--watch` and `-w` flags. A watch run never ends by itself, so a reduced one would show
+ * nothing until it is interrupted.
+ */
 async function npxVitestGuardCases(ws: Workspace): Promise<Draft[]> {
   await installNpxRunners(ws);
-  const run = async (dir: string, argv: readonly string[]) => {
+  const run = async (dir: string, argv: readonly string[], interruptAfterMs?: number) => {
     // One file: the JSON report lists files in the order vitest collected them, which varies.
     await vitestProject(ws, `${NPX_TOOLS}/vitest-guards/${dir}`, { files: 1, perFile: 40 });
-    return ws.run(argv, { cwd: `${NPX_TOOLS}/vitest-guards/${dir}`, normalize: [...VITEST] });
+    return ws.run(argv, {
+      cwd: `${NPX_TOOLS}/vitest-guards/${dir}`,
+      normalize: [...VITEST],
+      interruptAfterMs,
+    });
   };
+  const watch = (dir: string, argv: readonly string[]) => run(dir, argv, WATCH_RUN_MS);
   return [
     {
       rule: "tests/npx-vitest-guard-reporter-json",
@@ -2815,6 +2842,26 @@ async function npxVitestGuardCases(ws: Workspace): Promise<Draft[]> {
       rule: "tests/npx-vitest-guard-reporter-json-spaced",
       name: "guard",
       sample: await run("spaced", ["npx", "vitest", "run", "--reporter", "json"]),
+    },
+    {
+      rule: "tests/npx-vitest-guard-watch",
+      name: "guard",
+      sample: await watch("watch", ["npx", "vitest", "watch", "--reporter=verbose"]),
+    },
+    {
+      rule: "tests/npx-vitest-guard-dev",
+      name: "guard",
+      sample: await watch("dev", ["npx", "vitest", "dev", "--reporter=verbose"]),
+    },
+    {
+      rule: "tests/npx-vitest-guard-watch-flag",
+      name: "guard",
+      sample: await watch("flag", ["npx", "vitest", "--watch", "--reporter=verbose"]),
+    },
+    {
+      rule: "tests/npx-vitest-guard-watch-short",
+      name: "guard",
+      sample: await watch("short", ["npx", "vitest", "-w", "--reporter=verbose"]),
     },
   ];
 }
@@ -2899,11 +2946,30 @@ async function npxJestGuardCases(ws: Workspace): Promise<Draft[]> {
   await installNpxRunners(ws);
   const dir = `${NPX_TOOLS}/jest-guards/json`;
   await jestProject(ws, dir, { files: 8, perFile: 10 });
-  return [{
-    rule: "tests/npx-jest-guard-json",
-    name: "guard",
-    sample: await ws.run(["npx", "jest", "--json"], { cwd: dir, normalize: [...JEST] }),
-  }];
+  const watch = async (name: string, flag: string) => {
+    const project = `${NPX_TOOLS}/jest-guards/${name}`;
+    await jestProject(ws, project, { files: 8, perFile: 30 });
+    // Outside a repository jest's --watch would refuse to start, so the project is one.
+    await ws.exec(["git", "init", "-q"], project);
+    return ws.run(["npx", "jest", flag, "--verbose"], {
+      cwd: project,
+      normalize: [...JEST],
+      interruptAfterMs: WATCH_RUN_MS,
+    });
+  };
+  return [
+    {
+      rule: "tests/npx-jest-guard-json",
+      name: "guard",
+      sample: await ws.run(["npx", "jest", "--json"], { cwd: dir, normalize: [...JEST] }),
+    },
+    { rule: "tests/npx-jest-guard-watch", name: "guard", sample: await watch("watch", "--watch") },
+    {
+      rule: "tests/npx-jest-guard-watch-all",
+      name: "guard",
+      sample: await watch("watch-all", "--watchAll"),
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------
@@ -3761,7 +3827,33 @@ function tscGuardCases(prefix: string, launcher: readonly string[]): Promise<Dra
       name: "guard",
       sample: written([...launcher, "--listEmittedFiles"], 0, emitted),
     },
+    {
+      rule: `${prefix}-guard-watch`,
+      name: "guard",
+      sample: written([...launcher, "--watch"], 130, tscWatchLog()),
+    },
+    {
+      rule: `${prefix}-guard-watch-short`,
+      name: "guard",
+      sample: written([...launcher, "-w", "-p", "."], 130, tscWatchLog()),
+    },
   ]);
+}
+
+/**
+ * What `tsc --watch` prints before its Ctrl-C (it never ends by itself): the watch banner, a
+ * compile with errors, a recompile after a file change, and the waiting line. tsc clears the
+ * screen first when its output is a terminal, not when it is piped.
+ */
+function tscWatchLog(): string {
+  const errors = tscSources(40).map((source, n) =>
+    `src/${source}.ts(${10 + n},${5 + (n % 9)}): error TS2322: ` +
+    `Type 'string' is not assignable to type 'number'.\n`
+  ).join("");
+  return "[9:41:00 AM] Starting compilation in watch mode...\n\n" + errors +
+    "\n[9:41:03 AM] Found 40 errors. Watching for file changes.\n\n" +
+    "[9:41:20 AM] File change detected. Starting incremental compilation...\n\n" + errors +
+    "\n[9:41:21 AM] Found 40 errors. Watching for file changes.\n\n";
 }
 
 // --- pnpm and yarn -----------------------------------------------------------
@@ -4860,11 +4952,25 @@ const FAMILIES: readonly Family[] = [
   { rules: ["tests/npm-guard-reporter-json"], build: npmReporterGuardCases },
   { rules: ["tests/npx-vitest"], build: npxVitestCases },
   {
-    rules: ["tests/npx-vitest-guard-reporter-json", "tests/npx-vitest-guard-reporter-json-spaced"],
+    rules: [
+      "tests/npx-vitest-guard-reporter-json",
+      "tests/npx-vitest-guard-reporter-json-spaced",
+      "tests/npx-vitest-guard-watch",
+      "tests/npx-vitest-guard-dev",
+      "tests/npx-vitest-guard-watch-flag",
+      "tests/npx-vitest-guard-watch-short",
+    ],
     build: npxVitestGuardCases,
   },
   { rules: ["tests/npx-jest"], build: npxJestCases },
-  { rules: ["tests/npx-jest-guard-json"], build: npxJestGuardCases },
+  {
+    rules: [
+      "tests/npx-jest-guard-json",
+      "tests/npx-jest-guard-watch",
+      "tests/npx-jest-guard-watch-all",
+    ],
+    build: npxJestGuardCases,
+  },
   {
     rules: [
       "build/make-guard-dry-run",
@@ -4890,6 +4996,8 @@ const FAMILIES: readonly Family[] = [
       "build/tsc-guard-listfiles",
       "build/tsc-guard-showconfig",
       "build/tsc-guard-listemittedfiles",
+      "build/tsc-guard-watch",
+      "build/tsc-guard-watch-short",
     ],
     build: () => tscGuardCases("build/tsc", ["tsc"]),
   },
@@ -4898,6 +5006,8 @@ const FAMILIES: readonly Family[] = [
       "build/npx-tsc-guard-listfiles",
       "build/npx-tsc-guard-showconfig",
       "build/npx-tsc-guard-listemittedfiles",
+      "build/npx-tsc-guard-watch",
+      "build/npx-tsc-guard-watch-short",
     ],
     build: () => tscGuardCases("build/npx-tsc", ["npx", "tsc"]),
   },
