@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import {
   commitCall,
   findCall,
+  memorySource,
   openArchive,
   RunSpool,
   searchCalls,
@@ -128,17 +129,7 @@ for (let i = 0; i < CALLS; i += 1) {
     exitCode: i % 5 === 0 ? 1 : 0,
     signal: null,
     ruleId: "bench",
-  }, [
-    {
-      name: "stdout",
-      size: bytes.length,
-      read: (offset, buffer) => {
-        const part = bytes.subarray(offset, offset + buffer.length);
-        buffer.set(part);
-        return part.length;
-      },
-    },
-  ]);
+  }, [memorySource("stdout", bytes)]);
 }
 searchDb.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 console.log(
@@ -185,15 +176,7 @@ for (let i = 0; i < DENSE_CALLS; i += 1) {
     exitCode: 0,
     signal: null,
     ruleId: "bench",
-  }, [{
-    name: "stdout",
-    size: bytes.length,
-    read: (offset, buffer) => {
-      const part = bytes.subarray(offset, offset + buffer.length);
-      buffer.set(part);
-      return part.length;
-    },
-  }]);
+  }, [memorySource("stdout", bytes)]);
 }
 for (const query of ["ok", "test", "case_3_100"]) {
   const times: number[] = [];
