@@ -1608,6 +1608,61 @@ function treeXml(name: string, entries: TreeEntries): string {
 }
 
 /**
+ * What `tree -H BASE NAME` (2.1) prints: an HTML page whose body is the listing with each name a
+ * link under BASE, then the report and tree's version footer.
+ */
+function treeHtml(base: string, name: string, entries: TreeEntries): string {
+  const { text } = treeListing([[name, entries]], { fullPath: true });
+  const lines = text.split("\n");
+  const report = lines.at(-2)!;
+  const body = lines.slice(0, -3).map((line) => {
+    const path = line.replace(/^[│├└─\s]*/u, "");
+    const drawing = line.slice(0, line.length - path.length);
+    const label = path.split("/").at(-1);
+    return `\t${drawing}<a class="NORM" href="${base}/${path}">${label}</a><br>`;
+  });
+  return [
+    "<!DOCTYPE html>",
+    "<html>",
+    "<head>",
+    ' <meta http-equiv="Content-Type" content="text/html; charset=UTF-8">',
+    ' <meta name="Author" content="Made by \'tree\'">',
+    ' <meta name="GENERATOR" content="tree v2.1.1 © 1996 - 2023 by Steve Baker, Thomas Moore, ' +
+    'Francesc Rocher, Florian Sesser, Kyosuke Tokoro">',
+    " <title>Directory Tree</title>",
+    ' <style type="text/css">',
+    "  BODY { font-family : monospace, sans-serif;  color: black;}",
+    "  P { font-family : monospace, sans-serif; color: black; margin:0px; padding: 0px;}",
+    "  A:visited { text-decoration : none; margin : 0px; padding : 0px;}",
+    "  A:link    { text-decoration : none; margin : 0px; padding : 0px;}",
+    "  A:hover   { text-decoration: underline; background-color : yellow; margin : 0px; padding : 0px;}",
+    "  A:active  { margin : 0px; padding : 0px;}",
+    "  .VERSION { font-size: small; font-family : arial, sans-serif; }",
+    "  .NORM  { color: black;  }",
+    " </style>",
+    "</head>",
+    "<body>",
+    "\t<h1>Directory Tree</h1><p>",
+    ...body,
+    "\t</p>",
+    "\t<p>",
+    "",
+    report,
+    "\t<br><br>",
+    "\t</p>",
+    "\t<hr>",
+    '\t<p class="VERSION">',
+    "\t\t tree v2.1.1 © 1996 - 2023 by Steve Baker and Thomas Moore <br>",
+    "\t\t HTML output hacked and copyleft © 1998 by Francesc Rocher <br>",
+    "\t\t JSON output hacked and copyleft © 2014 by Florian Sesser <br>",
+    "\t\t Charsets / OS/2 support © 2001 by Kyosuke Tokoro",
+    "\t</p>",
+    "</body>",
+    "</html>",
+  ].join("\n") + "\n";
+}
+
+/**
  * The directory list of the project tree that ls, find and grep run over ({@link projectRepo}),
  * plus the deep path of the find cases and the latin-1 file names of the ls and find cases.
  */
@@ -1699,6 +1754,11 @@ function treeGuardCases(): Promise<Draft[]> {
       rule: "list/guard-tree-xml",
       name: "guard",
       sample: written(["tree", "-X", "src"], 0, treeXml("src", src)),
+    },
+    {
+      rule: "list/guard-tree-html",
+      name: "guard",
+      sample: written(["tree", "-H", ".", "src"], 0, treeHtml(".", "src", src)),
     },
   ]);
 }
@@ -2575,7 +2635,7 @@ const JSON_REPORT_TIMES: Normalizer = (t) =>
       `"${key}":${key === "duration" ? 1 : key === "endTime" ? 1714557600412 : 1714557600000}`,
   );
 
-/** vitest's start time and durations (of the run, each file and each test), fixed. */
+/** vitest's start time and durations (of the run, each file and each test) in every report, fixed. */
 const VITEST: readonly Normalizer[] = [
   (t) => t.replace(/^( {3}Start at {2})\d\d:\d\d:\d\d$/gm, (_, a) => `${a}10:00:00`),
   (t) =>
@@ -2586,6 +2646,11 @@ const VITEST: readonly Normalizer[] = [
     ),
   (t) => t.replace(/ \d+ms$/gm, " 1ms"),
   JSON_REPORT_TIMES,
+  // The JUnit report's run time, host and durations, and the TAP reports' durations.
+  (t) => t.replace(/ timestamp="[^"]*"/g, ' timestamp="2024-05-01T10:00:00.000Z"'),
+  (t) => t.replace(/ hostname="[^"]*"/g, ' hostname="devbox"'),
+  (t) => t.replace(/ time="\d+(?:\.\d+)?"/g, ' time="0.001"'),
+  (t) => t.replace(/ # time=\d+(?:\.\d+)?ms/g, " # time=1.00ms"),
 ];
 
 /**
@@ -2815,8 +2880,8 @@ async function npxVitestCases(ws: Workspace): Promise<Draft[]> {
 const WATCH_RUN_MS = 15_000;
 
 /**
- * The vitest guards (real vitest): its JSON report (`--reporter=json` and `--reporter json`),
- * and its watch modes, interrupted after the first report: the `watch` and `dev` commands and
+ * The vitest guards (real vitest): its machine-readable reports (`--reporter=json`, `junit`,
+ * `tap` and `tap-flat`, each also as `--reporter NAME`), and its watch modes, interrupted after the first report: the `watch` and `dev` commands and
  * the `--watch` and `-w` flags. A watch run never ends by itself, so a reduced one would show
  * nothing until it is interrupted.
  */
@@ -2832,7 +2897,20 @@ async function npxVitestGuardCases(ws: Workspace): Promise<Draft[]> {
     });
   };
   const watch = (dir: string, argv: readonly string[]) => run(dir, argv, WATCH_RUN_MS);
+  const reporters: Draft[] = [];
+  for (const reporter of ["junit", "tap", "tap-flat"]) {
+    reporters.push({
+      rule: `tests/npx-vitest-guard-reporter-${reporter}`,
+      name: "guard",
+      sample: await run(reporter, ["npx", "vitest", "run", `--reporter=${reporter}`]),
+    }, {
+      rule: `tests/npx-vitest-guard-reporter-${reporter}-spaced`,
+      name: "guard",
+      sample: await run(`${reporter}-spaced`, ["npx", "vitest", "run", "--reporter", reporter]),
+    });
+  }
   return [
+    ...reporters,
     {
       rule: "tests/npx-vitest-guard-reporter-json",
       name: "guard",
@@ -2941,7 +3019,11 @@ async function npxJestCases(ws: Workspace): Promise<Draft[]> {
   ];
 }
 
-/** The jest guard: its JSON report on stdout, `npx jest --json` (real jest). */
+/**
+ * The jest guards (real jest): its JSON report (`--json`), its resolved configuration
+ * (`--showConfig`), and its watch modes (`--watch`, `--watchAll`), interrupted after the first
+ * report.
+ */
 async function npxJestGuardCases(ws: Workspace): Promise<Draft[]> {
   await installNpxRunners(ws);
   const dir = `${NPX_TOOLS}/jest-guards/json`;
@@ -2962,6 +3044,11 @@ async function npxJestGuardCases(ws: Workspace): Promise<Draft[]> {
       rule: "tests/npx-jest-guard-json",
       name: "guard",
       sample: await ws.run(["npx", "jest", "--json"], { cwd: dir, normalize: [...JEST] }),
+    },
+    {
+      rule: "tests/npx-jest-guard-show-config",
+      name: "guard",
+      sample: await ws.run(["npx", "jest", "--showConfig"], { cwd: dir, normalize: [...JEST] }),
     },
     { rule: "tests/npx-jest-guard-watch", name: "guard", sample: await watch("watch", "--watch") },
     {
@@ -4955,6 +5042,10 @@ const FAMILIES: readonly Family[] = [
     rules: [
       "tests/npx-vitest-guard-reporter-json",
       "tests/npx-vitest-guard-reporter-json-spaced",
+      ...["junit", "tap", "tap-flat"].flatMap((reporter) => [
+        `tests/npx-vitest-guard-reporter-${reporter}`,
+        `tests/npx-vitest-guard-reporter-${reporter}-spaced`,
+      ]),
       "tests/npx-vitest-guard-watch",
       "tests/npx-vitest-guard-dev",
       "tests/npx-vitest-guard-watch-flag",
@@ -4966,6 +5057,7 @@ const FAMILIES: readonly Family[] = [
   {
     rules: [
       "tests/npx-jest-guard-json",
+      "tests/npx-jest-guard-show-config",
       "tests/npx-jest-guard-watch",
       "tests/npx-jest-guard-watch-all",
     ],
@@ -5053,7 +5145,10 @@ const FAMILIES: readonly Family[] = [
   { rules: ["list/ls"], build: lsCases },
   { rules: ["list/guard-ls-zero"], build: lsGuardCases },
   { rules: ["list/tree"], build: treeCases },
-  { rules: ["list/guard-tree-json", "list/guard-tree-xml"], build: treeGuardCases },
+  {
+    rules: ["list/guard-tree-json", "list/guard-tree-xml", "list/guard-tree-html"],
+    build: treeGuardCases,
+  },
   { rules: ["list/find"], build: findCases },
   {
     rules: [
