@@ -87,20 +87,16 @@ const PROGRAM_LEVEL_OPTIONS: ReadonlyMap<string, ProgramLevelOptions> = new Map(
   ["cargo", programLevel([], [], true)],
 ]);
 
-/** Reviewed one-letter options: letter → its exact `-x` token. */
+/** Reviewed one-letter options; letter `x` normalises to the token `-x`. */
 interface ShortOptionTable {
   /** Letters that take no value; a bundle continues after them. */
-  readonly flags: ReadonlyMap<string, string>;
+  readonly flags: string;
   /** Letters that take a value; the rest of the bundle is that value. */
-  readonly valued: ReadonlyMap<string, string>;
-}
-
-function letterTokens(letters: string): ReadonlyMap<string, string> {
-  return new Map(Array.from(letters, (letter) => [letter, `-${letter}`]));
+  readonly valued: string;
 }
 
 function shortOptions(flags: string, valued: string): ShortOptionTable {
-  return { flags: letterTokens(flags), valued: letterTokens(valued) };
+  return { flags, valued };
 }
 
 /**
@@ -190,16 +186,13 @@ function addShortOptionTokens(token: string, table: ShortOptionTable, tokens: Se
   let end = token.length;
   for (let index = 1; index < token.length; index += 1) {
     const letter = token[index];
-    if (table.valued.has(letter)) {
+    if (table.valued.includes(letter)) {
       end = index + 1;
       break;
     }
-    if (!table.flags.has(letter)) return;
+    if (!table.flags.includes(letter)) return;
   }
-  for (let index = 1; index < end; index += 1) {
-    const letter = token[index];
-    tokens.add(table.flags.get(letter) ?? table.valued.get(letter)!);
-  }
+  for (let index = 1; index < end; index += 1) tokens.add(`-${token[index]}`);
 }
 
 /**

@@ -304,19 +304,29 @@ function findConflict(
   };
 }
 
+/**
+ * A `RuleSource` over `rules` and their program buckets. The id-sorted lists
+ * are built on first use: selection reads only the buckets, so a pass-through
+ * `yarp run` never sorts the rules.
+ */
 function indexedRuleSource(
   packId: string,
   origin: "builtin" | "external",
   rules: readonly Rule[],
   buckets: ReadonlyMap<string, readonly Rule[]>,
 ): RuleSource {
-  const sorted = [...rules].sort((left, right) => compareCodeUnits(left.id, right.id));
+  let sorted: readonly Rule[] | undefined;
+  let ids: readonly string[] | undefined;
+  const allRules = () =>
+    sorted ??= [...rules].sort((left, right) => compareCodeUnits(left.id, right.id));
   return {
     packId,
     origin,
-    ruleIds: sorted.map((rule) => rule.id),
+    get ruleIds() {
+      return ids ??= allRules().map((rule) => rule.id);
+    },
     candidates: (program) => buckets.get(program) ?? NO_RULES,
-    allRules: () => sorted,
+    allRules,
   };
 }
 
@@ -350,8 +360,8 @@ let builtinSource: RuleSource | undefined;
 
 /**
  * The `RuleSource` of the generated built-in tables, built once per process
- * from `BUILTIN_PROGRAM_INDEX` as given (already sorted; nothing is parsed or
- * re-sorted except the flat id list `ruleIds`).
+ * from `BUILTIN_PROGRAM_INDEX` as given (already sorted; nothing is re-sorted
+ * but the flat id list `ruleIds`, and that only when asked for).
  */
 export function builtinRuleSource(): RuleSource {
   if (builtinSource === undefined) {
