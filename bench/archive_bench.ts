@@ -15,6 +15,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
+import type { DatabaseSync } from "node:sqlite";
 import {
   commitCall,
   findCall,
@@ -145,16 +146,24 @@ const queries = [
   "src/main.rs failed",
   "nomatchword",
 ];
-for (const query of queries) {
-  const times: number[] = [];
-  let hits = 0;
-  for (let run = 0; run < RUNS; run += 1) {
-    const started = performance.now();
-    hits = searchCalls(searchDb, query, 10).length;
-    times.push(performance.now() - started);
+/** Times `searchCalls` for each query, RUNS times, and reports it under `label(query, hits)`. */
+function timeSearches(
+  db: DatabaseSync,
+  queries: readonly string[],
+  label: (query: string, hits: number) => string,
+): void {
+  for (const query of queries) {
+    const times: number[] = [];
+    let hits = 0;
+    for (let run = 0; run < RUNS; run += 1) {
+      const started = performance.now();
+      hits = searchCalls(db, query, 10).length;
+      times.push(performance.now() - started);
+    }
+    report(label(query, hits), times);
   }
-  report(`search in process '${query}' (${hits} hits)`, times);
 }
+timeSearches(searchDb, queries, (query, hits) => `search in process '${query}' (${hits} hits)`);
 searchDb.close();
 
 // A term on every line of large outputs (cargo test logs): snippet cost must
@@ -178,16 +187,11 @@ for (let i = 0; i < DENSE_CALLS; i += 1) {
     ruleId: "bench",
   }, [memorySource("stdout", bytes)]);
 }
-for (const query of ["ok", "test", "case_3_100"]) {
-  const times: number[] = [];
-  let hits = 0;
-  for (let run = 0; run < RUNS; run += 1) {
-    const started = performance.now();
-    hits = searchCalls(denseDb, query, 10).length;
-    times.push(performance.now() - started);
-  }
-  report(`search '${query}' over ${DENSE_CALLS} x 120 KiB test logs (${hits} hits)`, times);
-}
+timeSearches(
+  denseDb,
+  ["ok", "test", "case_3_100"],
+  (query, hits) => `search '${query}' over ${DENSE_CALLS} x 120 KiB test logs (${hits} hits)`,
+);
 denseDb.close();
 
 const yarpArgs = [
