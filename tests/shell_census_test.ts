@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { SHELL_PIECES } from "./_shell_pieces.ts";
 import {
   loadShellParser,
   SHELL_LIMITS,
@@ -136,62 +137,7 @@ Deno.test("limits: no features over the byte or node limit, any depth is read", 
 });
 
 /** Shell-ish tokens that random soups are made of. */
-const PIECES = fc.constantFrom(
-  "git",
-  "rg",
-  "'a b'",
-  '"x"',
-  '"$y"',
-  "|",
-  "|&",
-  "&&",
-  "||",
-  ";",
-  ";;",
-  "&",
-  "\n",
-  "\\\n",
-  "$x",
-  "${x:-y}",
-  "$(",
-  "`",
-  "$((",
-  "<(",
-  ")",
-  "(",
-  "{",
-  "}",
-  "[[",
-  "]]",
-  "!",
-  "2>&1",
-  ">/dev/null",
-  ">",
-  "<",
-  "<<EOF",
-  "EOF",
-  "<<<",
-  "\\",
-  "'",
-  '"',
-  "#",
-  "*",
-  "~",
-  "{a,b}",
-  "=",
-  "X=1",
-  "if",
-  "then",
-  "fi",
-  "for",
-  "do",
-  "done",
-  "case",
-  "esac",
-  "f()",
-  "$'a'",
-  " ",
-);
+const PIECES = fc.constantFrom(...SHELL_PIECES);
 
 const SOURCES = fc.oneof(
   fc.array(PIECES, { maxLength: 30 }).map((pieces) => pieces.join(" ")),

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { SHELL_PIECES } from "./_shell_pieces.ts";
 import { loadShellParser, SHELL_LIMITS, type ShellParse } from "../lib/shell/mod.ts";
 
 const parser = await loadShellParser();
@@ -203,41 +204,7 @@ Deno.test("limits: depth, nodes, stages and source size", () => {
 });
 
 Deno.test("property: parsing never throws and failure is a known reason", () => {
-  const pieces = fc.constantFrom(
-    "git",
-    "diff",
-    "rg",
-    "'a b'",
-    '"x"',
-    "|",
-    "|&",
-    "&&",
-    "||",
-    ";",
-    "\n",
-    "$x",
-    "$(",
-    ")",
-    "(",
-    "{",
-    "}",
-    "2>&1",
-    ">/dev/null",
-    ">",
-    "<",
-    "<<EOF",
-    "\\",
-    "'",
-    '"',
-    "#",
-    "*",
-    "~",
-    "&",
-    "=",
-    "-n",
-    " ",
-    "`",
-  );
+  const pieces = fc.constantFrom(...SHELL_PIECES);
   const reasons = new Set([
     "empty",
     "nul-byte",
