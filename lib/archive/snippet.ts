@@ -108,16 +108,30 @@ function queryTokenPattern(token: string, alphabet: Alphabet): string {
     : Array.from(token, (char) => char + alphabet.markSuffix).join("");
 }
 
-/** One pattern finding any phrase, case-insensitive; group `i + 1` is phrase `i`. */
+/** The patterns built for each query's phrases, per alphabet (a search reuses one phrase list). */
+const phrasePatterns = new WeakMap<readonly Phrase[], Map<Alphabet, RegExp>>();
+
+/**
+ * One pattern finding any phrase, case-insensitive; group `i + 1` is phrase
+ * `i`. Built once per phrase list and alphabet: it has no `g` flag, so it
+ * keeps no state between texts.
+ */
 function phrasesPattern(phrases: readonly Phrase[], alphabet: Alphabet): RegExp {
-  const separator = `[^${alphabet.innerChars}]+`;
-  const alternatives = phrases.map((phrase) =>
-    `(${phrase.map((token) => queryTokenPattern(token, alphabet)).join(separator)})`
-  );
-  return new RegExp(
-    `(?<![${alphabet.innerChars}])(?:${alternatives.join("|")})(?![${alphabet.innerChars}])`,
-    `i${alphabet.flags}`,
-  );
+  let byAlphabet = phrasePatterns.get(phrases);
+  if (byAlphabet === undefined) phrasePatterns.set(phrases, byAlphabet = new Map());
+  let pattern = byAlphabet.get(alphabet);
+  if (pattern === undefined) {
+    const separator = `[^${alphabet.innerChars}]+`;
+    const alternatives = phrases.map((phrase) =>
+      `(${phrase.map((token) => queryTokenPattern(token, alphabet)).join(separator)})`
+    );
+    pattern = new RegExp(
+      `(?<![${alphabet.innerChars}])(?:${alternatives.join("|")})(?![${alphabet.innerChars}])`,
+      `i${alphabet.flags}`,
+    );
+    byAlphabet.set(alphabet, pattern);
+  }
+  return pattern;
 }
 
 interface Token {
