@@ -770,6 +770,36 @@ Deno.test("property: drop-only line_filter reads whole chunks as it reads line b
   );
 });
 
+Deno.test("drop-only filter: runs of coloured lines longer than a strip window keep the naive lines", () => {
+  // 3,000 lines of about 40 bytes in one chunk: windows fill by line count and by bytes, end at
+  // plain lines, and restart after the lines the tail ring's survivors skip.
+  const input = te.encode(lines(3000, (i) => {
+    if (i % 97 === 0) return `plain ${i}`;
+    return i % 5 === 0
+      ? `\x1b[31mFAILED\x1b[0m case ${i}\r`
+      : `\x1b[3${i % 8}m\x1b[1mtest t${i} ... \x1b[32mok\x1b[0m`;
+  }));
+  const spec = {
+    kind: "line_filter" as const,
+    stripAnsi: true,
+    drop: [pat("suffix", " ... ok", { trim: "both" })],
+    keep: [],
+  };
+  const { kept, keptLines, total } = naiveCandidates(spec, input);
+  const wide = policy({ headLines: 1000, tailLines: 0, maxOutputBytes: 1 << 20 });
+  const out = reduce(rule(spec, wide), input, { chunkSize: input.length });
+  equal(out.inputLines, total);
+  equal(out.omittedLines, total - keptLines);
+  deepEqual(out.bytes.subarray(0, kept.length), kept);
+  const ringed = reduce(rule(spec, policy({ headLines: 3, tailLines: 3 })), input, {
+    chunkSize: input.length,
+  });
+  deepEqual(
+    ringed,
+    reduce(rule(spec, policy({ headLines: 3, tailLines: 3 })), input, { chunkSize: 1 }),
+  );
+});
+
 Deno.test("drop-only filter: a CR before the LF is the ending unless a string swallowed it", () => {
   const input = "\x1b[1mkeep a\x1b[0m\r\n" + `drop\x1b[m ${"x".repeat(200)}\r\n` +
     "\x1b[1mkeep b\r\x1b[m\n" + "\x1b]t\x07keep c\x1b]x\r\n" + "\x1b[1mkeep d\x1b[1\r\n";

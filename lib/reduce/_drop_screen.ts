@@ -124,16 +124,19 @@ export class DropScreen {
    * Makes the content of the line of `chunk[at, to)` that starts at `at`
    * (lines of one chunk read in order, see `LineContent.read`) current and
    * describes it in {@link ending}, {@link cut} and {@link altered}); returns
-   * the LF ending it, or -1 when `to` comes first. A line whose content
-   * holds ESC is stripped in the pass that finds its LF, unless it is too
-   * long for that (see `LineContent.stripLine`); then, and for other lines,
-   * the LF is found first. Reads each byte at most four times.
+   * the LF ending it, or -1 when `to` comes first. A line the last window
+   * stripped is looked up; a line whose content holds ESC is stripped, with
+   * a window of the lines after it, in the pass that finds its LF, unless it
+   * is too long for that (see `LineContent.stripLines`); then, and for other
+   * lines, the LF is found first. Reads each byte at most four times.
    */
   private _read(chunk: Uint8Array, at: number, to: number): number {
     const content = this._content;
     const lineBytes = this._lineBytes;
+    let lf = content.windowLine(chunk, at, to);
+    if (lf !== -1) return this._stripped(chunk, at, lf);
     const esc = content.escapeAt(chunk, at);
-    let lf = indexOfByte(chunk, LF, at, esc < to ? esc : to);
+    lf = indexOfByte(chunk, LF, at, esc < to ? esc : to);
     if (lf !== -1) {
       // No ESC before the LF: the content is the raw line.
       content.raw(chunk, at, this._describe(chunk, at, lf));
@@ -142,17 +145,25 @@ export class DropScreen {
     }
     if (esc >= to) return -1;
     if (esc - at < lineBytes) {
-      lf = content.stripLine(chunk, at, to - at < lineBytes ? to : at + lineBytes);
-      if (lf !== -1) {
-        this.ending = lf > at && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
-        this.cut = 0;
-        this.altered = true;
-        return lf;
-      }
+      lf = content.stripLines(chunk, at, to);
+      if (lf !== -1) return this._stripped(chunk, at, lf);
     }
     lf = indexOfByte(chunk, LF, esc, to);
     if (lf === -1) return -1;
     this.altered = content.read(chunk, at, this._describe(chunk, at, lf));
+    return lf;
+  }
+
+  /**
+   * Describes the line `chunk[at, lf]` whose content a window stripped
+   * (never cut) in {@link ending}, {@link cut} and {@link altered}; returns `lf`.
+   */
+  private _stripped(chunk: Uint8Array, at: number, lf: number): number {
+    const content = this._content;
+    this.ending = lf > at && chunk[lf - 1] === CR ? LINE_END_CRLF : LINE_END_LF;
+    this.cut = 0;
+    // ESC is always removed: the content is shorter than the raw line exactly when one was there.
+    this.altered = content.end - content.start < lf + 1 - this.ending - at;
     return lf;
   }
 

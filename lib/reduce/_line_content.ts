@@ -6,8 +6,14 @@
  * holds ESC is answered, for lines read in order, from one search per ESC
  * (or per buffer when there is none), so the check is amortised linear.
  *
+ * Lines read in order are stripped a window at a time (see
+ * {@link LineContent.stripLines}): one call strips a run of lines into the
+ * scratch buffer and records where each one's content lies, so the lines
+ * after the first are only looked up.
+ *
  * State: the scratch buffer (at most `lineBytes`, grown by doubling), the
- * stripper's constant state and two offsets; no input bytes are kept.
+ * window's line tables ({@link WINDOW_TABLE_BYTES}), the stripper's constant
+ * state and a few offsets; no input bytes are kept.
  *
  * @module
  */
@@ -16,6 +22,13 @@ import { AnsiStripper, indexOfByte } from "../bytes/mod.ts";
 const ESC = 0x1b;
 const CR = 13;
 const INITIAL_SCRATCH_BYTES = 1024;
+/** The scratch size a window asks for (when `lineBytes` allows). */
+const WINDOW_BYTES = 4096;
+/** Lines one window holds at most. */
+const WINDOW_LINES = 128;
+
+/** Bytes of a stripping {@link LineContent}'s window tables: three 32-bit entries per line. */
+export const WINDOW_TABLE_BYTES = 3 * 4 * WINDOW_LINES;
 
 /** Reads line contents; the current one is `bytes[start, end)`. */
 export class LineContent {
@@ -25,6 +38,16 @@ export class LineContent {
   /** Buffer of the last in-order read; `_escAt` is its next ESC at or after the last line start. */
   private _escBuffer: Uint8Array | null = null;
   private _escAt = 0;
+  /** Buffer the window was stripped from, or null when the scratch holds no window. */
+  private _windowSource: Uint8Array | null = null;
+  /** Lines in the window, the next one to look up, and where that line starts in the source. */
+  private _windowLines = 0;
+  private _windowNext = 0;
+  private _windowAt = 0;
+  /** Per window line: its LF in the source, and its content's start and end in the scratch. */
+  private readonly _windowLf: Int32Array;
+  private readonly _windowStart: Int32Array;
+  private readonly _windowEnd: Int32Array;
   /** The current content. */
   bytes: Uint8Array = this._scratch;
   start = 0;
@@ -34,16 +57,22 @@ export class LineContent {
   constructor(stripAnsi: boolean, lineBytes: number) {
     this._stripper = stripAnsi ? new AnsiStripper() : null;
     this._lineBytes = lineBytes;
+    const tableLines = stripAnsi ? WINDOW_LINES : 0;
+    this._windowLf = new Int32Array(tableLines);
+    this._windowStart = new Int32Array(tableLines);
+    this._windowEnd = new Int32Array(tableLines);
   }
 
-  /** Bytes retained: the scratch buffer. */
+  /** Bytes retained: the scratch buffer and the window tables. */
   retainedBytes(): number {
-    return this._scratch.byteLength;
+    return this._scratch.byteLength + this._windowLf.byteLength + this._windowStart.byteLength +
+      this._windowEnd.byteLength;
   }
 
   /** Forgets what the in-order reads learned; call whenever a buffer may have been refilled. */
   forget(): void {
     this._escBuffer = null;
+    this._windowSource = null;
   }
 
   /**
@@ -102,6 +131,7 @@ export class LineContent {
     if (this._scratch.length < end - start) this._growScratch(end - start);
     const stripper = this._stripper!;
     stripper.reset();
+    this._windowSource = null;
     this.bytes = this._scratch;
     this.start = 0;
     this.end = stripper.strip(src, start, end, this._scratch, 0);
@@ -111,28 +141,67 @@ export class LineContent {
   /**
    * Makes the line that starts at `src[start]` and ends at the first LF of
    * `src[start, limit)` the current content, stripped of ANSI sequences and
-   * without its ending, reading its bytes once; returns that LF, or -1 when
-   * none comes before `limit` or before the line outgrows the scratch buffer
-   * (at least {@link INITIAL_SCRATCH_BYTES} or `lineBytes`: it grows only
-   * for lines read with {@link strip}); the content is then meaningless.
-   * `limit - start` must be at most `lineBytes`, so a line found is never
-   * cut. Only when
-   * stripping.
+   * without its ending, and returns that LF; or returns -1, the content then
+   * meaningless, when no LF comes before `limit` or before the line
+   * outgrows the scratch buffer (at most `lineBytes`, so a line found is
+   * never cut). The following lines of `src`, each ending before `limit`, are
+   * stripped in the same pass, a window of them: up to the scratch buffer's
+   * size, {@link WINDOW_LINES} lines, or the first line without ESC,
+   * whichever comes first; {@link windowLine} then looks them up. Each byte
+   * is read once. Only when stripping.
    */
-  stripLine(src: Uint8Array, start: number, limit: number): number {
-    if (this._scratch.length === 0) this._growScratch(INITIAL_SCRATCH_BYTES);
-    const stop = limit - start < this._scratch.length ? limit : start + this._scratch.length;
+  stripLines(src: Uint8Array, start: number, limit: number): number {
+    const size = WINDOW_BYTES < this._lineBytes ? WINDOW_BYTES : this._lineBytes;
+    if (this._scratch.length < size) this._growScratch(size);
+    const scratch = this._scratch;
     const stripper = this._stripper!;
-    stripper.reset();
-    let end = stripper.stripLine(src, start, stop, this._scratch, 0);
-    const lf = stripper.stoppedAt;
-    if (lf === stop) return -1;
-    // A CR before the LF is the ending; the stripper wrote it last exactly when no sequence
-    // was open at the LF (else the CR was removed with the sequence, or stayed in a string).
-    if (lf > start && src[lf - 1] === CR && !stripper.inSequence) end--;
+    let out = 0;
+    let at = start;
+    let lines = 0;
+    while (lines < WINDOW_LINES) {
+      const room = scratch.length - out;
+      const stop = limit - at < room ? limit : at + room;
+      stripper.reset();
+      const end = stripper.stripLine(src, at, stop, scratch, out);
+      const lf = stripper.stoppedAt;
+      if (lf === stop) break;
+      // A CR before the LF is the ending; the stripper wrote it last exactly when no sequence
+      // was open at the LF (else the CR was removed with the sequence, or stayed in a string).
+      const crlf = lf > at && src[lf - 1] === CR;
+      this._windowLf[lines] = lf;
+      this._windowStart[lines] = out;
+      this._windowEnd[lines] = crlf && !stripper.inSequence ? end - 1 : end;
+      lines++;
+      // ESC is always removed: a line whose bytes were all written held none.
+      const plain = end - out === lf - at;
+      out = end;
+      at = lf + 1;
+      if (plain) break;
+    }
+    this._windowSource = src;
+    this._windowLines = lines;
+    this._windowNext = 0;
+    this._windowAt = start;
+    return this.windowLine(src, start, limit);
+  }
+
+  /**
+   * Makes the next line of the last {@link stripLines} window current when
+   * it starts at `src[start]` and its LF comes before `limit`, and returns
+   * that LF; else -1, the content unchanged. Lines are looked up in order.
+   */
+  windowLine(src: Uint8Array, start: number, limit: number): number {
+    const next = this._windowNext;
+    if (this._windowSource !== src || next === this._windowLines || this._windowAt !== start) {
+      return -1;
+    }
+    const lf = this._windowLf[next];
+    if (lf >= limit) return -1;
     this.bytes = this._scratch;
-    this.start = 0;
-    this.end = end;
+    this.start = this._windowStart[next];
+    this.end = this._windowEnd[next];
+    this._windowNext = next + 1;
+    this._windowAt = lf + 1;
     return lf;
   }
 
@@ -140,5 +209,6 @@ export class LineContent {
     let size = Math.max(this._scratch.length * 2, INITIAL_SCRATCH_BYTES);
     while (size < need) size *= 2;
     this._scratch = new Uint8Array(Math.min(size, this._lineBytes));
+    this._windowSource = null;
   }
 }

@@ -9,6 +9,7 @@
 import { linePatternRetainedBytes } from "../bytes/mod.ts";
 import { LIMITS, type OutputPolicy, type ReductionRule } from "../rules/model.ts";
 import type { ChildStatus } from "./types.ts";
+import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
 
 /**
  * The state sizes one stream needs so that either policy can be rendered at
@@ -65,7 +66,7 @@ export function selectPolicy(rule: ReductionRule, status: ChildStatus): OutputPo
  * A conservative upper bound, in bytes, on the state one stream's reducer
  * retains for `rule`, whatever the input: raw pass-through buffer + head
  * store + tail ring (bytes and per-line bookkeeping) + line carry buffer +
- * ANSI scratch line + compiled patterns + fixed state + the rendered output.
+ * ANSI scratch line and window tables + compiled patterns + fixed state + the rendered output.
  */
 export function streamMemoryBound(rule: ReductionRule): number {
   const env = streamEnvelope(rule);
@@ -74,7 +75,7 @@ export function streamMemoryBound(rule: ReductionRule): number {
   if (env.tailLines > 0) bytes += lineStoreBytes(env) + env.tailLines * LINE_META_BYTES;
   const reducer = rule.reducer;
   if (reducer.kind === "line_filter") {
-    if (reducer.stripAnsi) bytes += env.lineBytes;
+    if (reducer.stripAnsi) bytes += env.lineBytes + WINDOW_TABLE_BYTES;
     for (const p of reducer.drop) bytes += linePatternRetainedBytes(p);
     for (const p of reducer.keep) bytes += linePatternRetainedBytes(p);
   }
