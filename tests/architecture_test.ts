@@ -10,15 +10,16 @@ const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
 /** Lower numbers sit lower; a module may import only strictly lower layers or its own. */
 const LAYERS: Record<string, number> = {
-  bytes: 0,
-  rules: 1,
-  reduce: 2,
-  config: 2,
-  shell: 3,
-  run: 3,
-  archive: 3,
-  corpus: 4,
-  cli: 5,
+  base: 0,
+  bytes: 1,
+  rules: 2,
+  reduce: 3,
+  config: 3,
+  shell: 4,
+  run: 4,
+  archive: 4,
+  corpus: 5,
+  cli: 6,
 };
 
 const IMPORT_PATTERN =

@@ -23,6 +23,7 @@ import type { ArchiveSettings } from "./settings.ts";
 import { cleanStraySpools, RunSpool } from "./spool.ts";
 import { AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } from "./retention.ts";
 import { openArchive } from "./store.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** The exit facts the runner reports at commit. */
 export interface CaptureStatus {
@@ -145,8 +146,4 @@ export class ArchiveCapture {
   close(): void {
     this.#spool.close();
   }
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
 }

@@ -17,6 +17,7 @@
  */
 import type { StreamName, StreamSource } from "./commit.ts";
 import { ensurePrivateDir } from "./store.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** Spool entries {@link cleanStraySpools} looks at per call. */
 export const STRAY_SCAN_LIMIT = 64;
@@ -29,10 +30,6 @@ export const STRAY_SCAN_LIMIT = 64;
 export const STRAY_AGE_MS = 60 * 1000;
 
 const SPOOL_NAME = /^(\d+)-(\d+)-[0-9a-f]+\.(stdout|stderr|output)$/;
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
-}
 
 function ignoreXfsz(): void {}
 

@@ -11,6 +11,7 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { firstLine } from "../base/error_message.ts";
 
 /** The schema version this build writes (`PRAGMA user_version`). */
 export const SCHEMA_VERSION = 1;
@@ -67,10 +68,6 @@ PRAGMA user_version = ${SCHEMA_VERSION};
 
 /** How to open: `write` creates the directory and file when missing; `read` requires them. */
 export type OpenMode = "write" | "read";
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
-}
 
 function dirname(path: string): string {
   const cut = path.lastIndexOf("/");

@@ -9,6 +9,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { ArchiveSettings } from "../archive/settings.ts";
 import type { TextIo } from "./io.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /**
  * The archive settings from the config file and environment, or one error
@@ -58,11 +59,6 @@ export async function withArchive(
   } finally {
     db.close();
   }
-}
-
-/** The first line of an error's message. */
-export function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
 }
 
 /** Writes every byte to `file` synchronously; throws on the first failed write. */

@@ -112,7 +112,7 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
   if (options.html !== undefined) {
     const { renderHtmlReport } = await import("../corpus/html.ts");
     const { writeTextAtomically } = await import("../corpus/output_file.ts");
-    const { firstLine } = await import("./_archive.ts");
+    const { firstLine } = await import("../base/error_message.ts");
     try {
       await writeTextAtomically(options.html, renderHtmlReport(summary, "YARP corpus report"));
     } catch (error) {

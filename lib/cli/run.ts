@@ -32,6 +32,7 @@ import {
 } from "../run/runner.ts";
 import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
+import { firstLine } from "../base/error_message.ts";
 
 const USAGE =
   "usage: yarp run [--rule-pack P]... [--expect-rule ID] [--pack-digest D]... -- PROG ARGS...\n";
@@ -113,10 +114,6 @@ export type RunPlan =
 
 function passthrough(reason: string): RunPlan {
   return { kind: "passthrough", reason };
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
 }
 
 /**

@@ -23,6 +23,7 @@
  * @module
  */
 import type { EnvReader } from "./env.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** The validated config; every field is optional and absent means the default. */
 export interface YarpConfig {
@@ -105,9 +106,7 @@ export async function loadConfig(env: EnvReader): Promise<ConfigResult> {
     if (error instanceof Deno.errors.NotFound && !location.required) {
       return { ok: true, config: EMPTY_CONFIG };
     }
-    const reason = error instanceof Deno.errors.NotFound
-      ? "not found"
-      : (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
+    const reason = error instanceof Deno.errors.NotFound ? "not found" : firstLine(error);
     return { ok: false, error: `config ${location.path}: ${reason}` };
   }
   return await parseConfig(text, location.path, env("HOME"));

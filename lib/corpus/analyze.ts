@@ -15,6 +15,7 @@ import { loadShellParser } from "../shell/mod.ts";
 import { readJsonlLines } from "./jsonl.ts";
 import { emptyTally, mergeTallies, type TallyData } from "./metrics.ts";
 import { createLineReplay } from "./replay.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** Corpora at least this large (bytes on disk) are spread over workers by default. */
 export const WORKER_THRESHOLD_BYTES = 4 * 1024 * 1024;
@@ -48,10 +49,6 @@ export interface AnalyzeResult {
 /** The default worker count for `totalBytes` of corpus on `cores` cores. */
 export function defaultWorkers(totalBytes: number, cores: number): number {
   return totalBytes < WORKER_THRESHOLD_BYTES ? 0 : Math.max(1, Math.min(cores, 4));
-}
-
-function reasonOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n", 1)[0];
 }
 
 /** A worker died or reported an error: the analysis cannot be complete. */
@@ -205,7 +202,7 @@ export async function analyzeCorpus(options: AnalyzeOptions): Promise<AnalyzeRes
         }
       } catch (error) {
         if (error instanceof WorkerFailure) throw error;
-        unreadable.push({ path, reason: reasonOf(error) });
+        unreadable.push({ path, reason: firstLine(error) });
       }
       bytesBefore += sizes[index];
       bytesRead = bytesBefore;

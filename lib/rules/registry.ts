@@ -35,6 +35,7 @@ import type {
 import builtinTables from "./builtin.generated.json" with { type: "json" };
 import { normalizeArgv } from "./argv.ts";
 import { matchesRule } from "./matcher.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** The tables `scripts/generate_builtin.ts` writes from the built-in source pack. */
 interface BuiltinTables {
@@ -117,12 +118,6 @@ function sortRefs<R extends Rule>(
     layers.get(left.packId)! - layers.get(right.packId)! ||
     compareCodeUnits(left.rule.id, right.rule.id)
   );
-}
-
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const end = text.indexOf("\n");
-  return end === -1 ? text : text.slice(0, end);
 }
 
 /** Rules from the built-in tables and the enabled external packs, in layer order. */

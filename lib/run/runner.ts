@@ -32,6 +32,7 @@ import type { Recovery, StreamReducer } from "../reduce/mod.ts";
 import { shellExitStatus } from "./child_status.ts";
 import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
 import { describeSpawnFailure } from "./spawn_error.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** A byte destination that writes every byte it is given or throws. */
 export interface ByteSink {
@@ -357,15 +358,19 @@ function restoreOrReport(
       reportFailure(name, streams, error);
       return;
     }
-    const reason = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
-    writeOrReport("stderr", streams, new TextEncoder().encode(`yarp: ${name}: ${reason}\n`));
+    writeOrReport(
+      "stderr",
+      streams,
+      new TextEncoder().encode(`yarp: ${name}: ${firstLine(error)}\n`),
+    );
   }
 }
 
 function reportFailure(name: "stdout" | "stderr", streams: RunStreams, error: unknown): void {
-  const reason = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
   try {
-    streams.stderr.write(new TextEncoder().encode(`yarp: ${name}: write failed: ${reason}\n`));
+    streams.stderr.write(
+      new TextEncoder().encode(`yarp: ${name}: write failed: ${firstLine(error)}\n`),
+    );
   } catch {
     // stderr is gone too; nothing is left to report to.
   }
@@ -382,11 +387,6 @@ function writeOrReport(name: "stdout" | "stderr", streams: RunStreams, bytes: Ui
     streams[name].write(bytes);
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe || name === "stderr") return;
-    const reason = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
-    try {
-      streams.stderr.write(new TextEncoder().encode(`yarp: ${name}: write failed: ${reason}\n`));
-    } catch {
-      // stderr is gone too; nothing is left to report to.
-    }
+    reportFailure(name, streams, error);
   }
 }
