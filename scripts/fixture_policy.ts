@@ -20,9 +20,6 @@ export const REDUCE_CASES = [
   "invalid-utf8",
 ] as const;
 
-/** Lines with these words are diagnostics (the corpus retention check uses the same words). */
-export const DIAGNOSTIC_WORDS = /error|fail|panic|warning|traceback|assert/i;
-
 /** Rules whose tool writes to one stream only, so `separate-streams` has one empty stream. */
 export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
   "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",

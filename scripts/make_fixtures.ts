@@ -47,8 +47,8 @@ import {
 } from "../lib/rules/registry.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
 import { createStreamReducer } from "../lib/reduce/mod.ts";
+import { isDiagnosticLine } from "../lib/corpus/facts.ts";
 import {
-  DIAGNOSTIC_WORDS,
   GUARDS_WITHOUT_SHADOW,
   isUtf8,
   MIDDLE_LINE_LOST,
@@ -2666,6 +2666,8 @@ const JEST: readonly Normalizer[] = [
   (t) => t.replace(/ \(\d+ ms\)$/gm, ""),
   (t) => t.replace(/^((?:PASS|FAIL) .*) \(\d+(?:\.\d+)? m?s\)$/gm, (_, a) => a),
   JSON_REPORT_TIMES,
+  // `--showConfig` prints the random seed jest draws for each run.
+  (t) => t.replace(/^( {4}"seed": )-?\d+,$/gm, (_, a) => `${a}1234,`),
 ];
 
 /** What a generated vitest or jest project contains besides its {@link SuiteOptions}. */
@@ -4857,12 +4859,12 @@ function purposeProblems(judged: Judged, rules: ReadonlyMap<string, Rule>): stri
       ) {
         for (const [input, output] of [[sample.stdout, stdout], [sample.stderr, stderr]] as const) {
           const kept = new Set(textLines(output.bytes));
-          const lost = textLines(input).filter((l) => DIAGNOSTIC_WORDS.test(l) && !kept.has(l));
+          const lost = textLines(input).filter((l) => isDiagnosticLine(l) && !kept.has(l));
           want(lost.length === 0, `lost diagnostic lines: ${lost.slice(0, 3).join(" | ")}`);
         }
         want(
           textLines(sample.stdout).concat(textLines(sample.stderr)).some((l) =>
-            DIAGNOSTIC_WORDS.test(l)
+            isDiagnosticLine(l)
           ),
           "has no diagnostic line",
         );

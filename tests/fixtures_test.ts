@@ -21,8 +21,8 @@ import type { ReductionRule, Rule } from "../lib/rules/model.ts";
 import { createRuleRegistry, ruleSourceFromPack, type Selection } from "../lib/rules/registry.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
 import { createStreamReducer } from "../lib/reduce/mod.ts";
+import { isDiagnosticLine } from "../lib/corpus/facts.ts";
 import {
-  DIAGNOSTIC_WORDS,
   GUARDS_WITHOUT_SHADOW,
   isUtf8,
   MIDDLE_LINE_LOST,
@@ -163,12 +163,12 @@ function checkCase(
         // The rule drops the noise around the diagnostic, so it must survive.
         const inputs = [fixture.stdout, fixture.stderr];
         const outputs = [fixture.expectedStdout, fixture.expectedStderr];
-        const diagnostics = inputs.flatMap(textLines).filter((l) => DIAGNOSTIC_WORDS.test(l));
+        const diagnostics = inputs.flatMap(textLines).filter(isDiagnosticLine);
         assert.ok(diagnostics.length > 0, at("middle-line input has no diagnostic line"));
         for (const [i, input] of inputs.entries()) {
           const kept = new Set(textLines(outputs[i]));
           for (const line of textLines(input)) {
-            if (DIAGNOSTIC_WORDS.test(line)) assert.ok(kept.has(line), at(`lost "${line}"`));
+            if (isDiagnosticLine(line)) assert.ok(kept.has(line), at(`lost "${line}"`));
           }
         }
       } else {
