@@ -239,11 +239,36 @@ Deno.test("property: parsing never throws and failure is a known reason", () => 
   );
 });
 
-Deno.test("property: parsing is deterministic", () => {
+Deno.test("property: a remembered model is the one a fresh parse gives", async () => {
+  // `reference` parses a NUL-refused sentinel before each source, so it never serves a memo.
+  const reference = await loadShellParser();
+  const fresh = (source: string) => {
+    reference.parse("\0");
+    return reference.parse(source);
+  };
+  const source = fc.oneof(
+    fc.string(),
+    fc.array(fc.constantFrom(...SHELL_PIECES), { maxLength: 8 }).map((p) => p.join(" ")),
+  );
+  const call = fc.tuple(fc.constantFrom("parse", "census"), fc.nat({ max: 3 }));
   fc.assert(
-    fc.property(fc.string(), (source) => {
-      assert.deepEqual(parser.parse(source), parser.parse(source));
-    }),
+    fc.property(
+      fc.array(source, { minLength: 1, maxLength: 4 }),
+      fc.array(call),
+      (sources, calls) => {
+        const memo = parser;
+        for (const [method, index] of calls) {
+          const text = sources[index % sources.length];
+          if (method === "census") {
+            assert.equal(memo.census(text).parse, reference.census(text).parse);
+          } else {
+            const parsed = memo.parse(text);
+            assert.deepEqual(parsed, fresh(text));
+            assert.equal(memo.parse(text), parsed, "asked again, the same model");
+          }
+        }
+      },
+    ),
     { numRuns: 300 },
   );
 });

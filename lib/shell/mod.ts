@@ -31,7 +31,11 @@ export {
 } from "./plan.ts";
 export { decodeBareWord, decodeDoubleQuoted, type WordDecode } from "./words.ts";
 
-/** A ready parser: both methods are synchronous, total and never throw. */
+/**
+ * A ready parser: both methods are synchronous, total and never throw. The
+ * last source's model is kept (it is read-only data), so asking `parse`
+ * again for that source, or after `census` of it, does not parse again.
+ */
 export interface ShellParser {
   /** The shell model of `source`, or one rejection reason. */
   parse(source: string): ShellParse;
@@ -94,14 +98,29 @@ export async function loadShellParser(): Promise<ShellParser> {
       parsed.delete();
     }
   };
+  let lastSource: string | undefined;
+  let lastParse: ShellParse = { ok: false, reason: "parser-unavailable" };
+  /** `parsed`, remembered as the model of `source`. */
+  const remember = (source: string, parsed: ShellParse): ShellParse => {
+    lastSource = source;
+    lastParse = parsed;
+    return parsed;
+  };
+  const refused = (reason: ShellRejectReason): ShellParse => ({ ok: false, reason });
   return {
     parse: (source) =>
-      withTree(source, (root) => acceptTree(source, root), (reason) => ({ ok: false, reason })),
+      source === lastSource ? lastParse : remember(
+        source,
+        withTree(source, (root) => acceptTree(source, root), refused),
+      ),
     census: (source) =>
       withTree(
         source,
-        (root) => censusTree(source, root, acceptTree(source, root)),
-        (reason) => ({ features: [], parse: reason }),
+        (root) => censusTree(source, root, remember(source, acceptTree(source, root))),
+        (reason) => {
+          remember(source, refused(reason));
+          return { features: [], parse: reason };
+        },
       ),
   };
 }
