@@ -4,7 +4,7 @@
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { AnsiStripper } from "../lib/bytes/mod.ts";
+import { AnsiStripper, StrippedLines } from "../lib/bytes/mod.ts";
 
 const te = new TextEncoder();
 
@@ -102,7 +102,7 @@ Deno.test("ansi: stripping in place is safe", () => {
 
 const ansiish = fc.array(
   fc.oneof(
-    fc.constantFrom(0x1b, 0x5b, 0x5d, 0x07, 0x5c, 0x0a, 0x3b, 0x6d, 0x50),
+    fc.constantFrom(0x1b, 0x5b, 0x5d, 0x07, 0x5c, 0x0a, 0x0d, 0x3b, 0x6d, 0x50),
     fc.integer({ min: 0, max: 255 }),
   ),
   { maxLength: 300 },
@@ -180,4 +180,80 @@ Deno.test("ansi: stripLine leaves the LF and reports whether a sequence was open
     equal(s.stoppedAt, input.includes("\n") ? input.indexOf("\n") : bytes.length);
     equal(s.inSequence, open, JSON.stringify(input));
   }
+});
+
+/** Lines of text, sequences (some left open) and CRs. */
+const ansiLines = fc.array(
+  fc.constantFrom(
+    "a",
+    " ",
+    "\x1b[31m",
+    "\x1b[",
+    "\x1b]t",
+    "\x07",
+    "\x1b\\",
+    "\x1b",
+    "\r",
+    "\n",
+    "\r\n",
+  ),
+  { maxLength: 40 },
+).map((tokens) => te.encode(tokens.join("")));
+
+Deno.test("property: stripLines strips and records lines as stripLine does one by one", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(ansiish, ansiLines),
+      fc.integer({ min: 2, max: 16 }),
+      fc.integer({ min: 1, max: 6 }),
+      (
+        input,
+        max,
+        capacity,
+      ) => {
+        const lines = new StrippedLines(capacity);
+        const dst = new Uint8Array(input.length);
+        new AnsiStripper(max).stripLines(input, 0, input.length, dst, 0, lines);
+        // The reference: each line stripped on its own by a fresh machine.
+        const one = new AnsiStripper(max);
+        let at = 0;
+        let k = 0;
+        for (; k < capacity; k++) {
+          const scratch = new Uint8Array(input.length);
+          const end = one.stripLine(input, at, input.length, scratch, 0);
+          const lf = one.stoppedAt;
+          if (lf === input.length) break;
+          const crlf = lf > at && input[lf - 1] === 0x0d && !one.inSequence;
+          const content = [...scratch.subarray(0, crlf ? end - 1 : end)];
+          ok(k < lines.count, `line ${k} not recorded`);
+          equal(lines.lf[k], lf);
+          deepEqual([...dst.subarray(lines.start[k], lines.end[k])], content);
+          one.reset();
+          const plain = end === lf - at;
+          at = lf + 1;
+          if (plain) {
+            k++;
+            break;
+          }
+        }
+        equal(lines.count, k);
+      },
+    ),
+    { numRuns: 1000 },
+  );
+});
+
+Deno.test("ansi: stripLines stops at a full table and after a line without ESC", () => {
+  // Line 2 ends inside a string, which swallowed its CR: nothing is cut from its content.
+  const input = te.encode("\x1b[1ma\r\n\x1b]t\x07b\x1b]u\r\nplain\nx\x1b[m\n");
+  const dst = new Uint8Array(input.length);
+  const lines = new StrippedLines(8);
+  new AnsiStripper().stripLines(input, 0, input.length, dst, 0, lines);
+  equal(lines.count, 3);
+  const text = (k: number) => new TextDecoder().decode(dst.subarray(lines.start[k], lines.end[k]));
+  deepEqual([text(0), text(1), text(2)], ["a", "b", "plain"]);
+  const two = new StrippedLines(2);
+  new AnsiStripper().stripLines(input, 0, input.length, dst, 0, two);
+  equal(two.count, 2);
+  equal(two.retainedBytes(), 24);
 });

@@ -29,6 +29,7 @@
 const ESC = 0x1b;
 const BEL = 0x07;
 const LF = 0x0a;
+const CR = 0x0d;
 
 const GROUND = 0;
 const ESCAPE = 1;
@@ -42,6 +43,30 @@ const NO_STOP = -1;
 
 /** Default bound on one escape sequence's length, introducer included. */
 export const ANSI_MAX_SEQUENCE_BYTES = 4096;
+
+/**
+ * The lines one {@link AnsiStripper.stripLines} call recorded: for line
+ * `k < count`, its LF in the source and its content `[start, end)` in the
+ * destination. Holds at most `capacity` lines (three 32-bit entries each).
+ */
+export class StrippedLines {
+  readonly lf: Int32Array;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
+  count = 0;
+
+  /** Room for `capacity` lines. */
+  constructor(capacity: number) {
+    this.lf = new Int32Array(capacity);
+    this.start = new Int32Array(capacity);
+    this.end = new Int32Array(capacity);
+  }
+
+  /** Bytes retained: the three tables. */
+  retainedBytes(): number {
+    return this.lf.byteLength + this.start.byteLength + this.end.byteLength;
+  }
+}
 
 /**
  * Removes ANSI escape sequences from a byte stream fed in any chunking.
@@ -114,8 +139,36 @@ export class AnsiStripper {
   }
 
   /**
+   * Strips the lines of `src[start, end)` one after another, each as
+   * {@link stripLine} strips it from a {@link reset} machine, into `dst` from
+   * `dstStart`, and records each line that ends (with its LF) before `end`
+   * in `lines` (cleared first): its LF and its content's bounds in `dst`,
+   * the content without the line's ending (a CR before the LF is part of
+   * the ending unless a sequence was open when the LF came). Stops when
+   * `lines` is full, or after the first line that held no ESC; returns the
+   * end of what it wrote (bytes after the last recorded line are
+   * meaningless). Never writes more than `end - start` bytes.
+   */
+  stripLines(
+    src: Uint8Array,
+    start: number,
+    end: number,
+    dst: Uint8Array,
+    dstStart: number,
+    lines: StrippedLines,
+  ): number {
+    this.reset();
+    lines.count = 0;
+    const out = this._strip(src, start, end, dst, dstStart, LF, lines);
+    this.reset();
+    return out;
+  }
+
+  /**
    * {@link strip}, stopping before the first byte equal to `stop`: LF, or
-   * {@link NO_STOP}. (The text loop relies on `stop` being below 0x20.)
+   * {@link NO_STOP}; with `lines`, each LF is recorded there and passed
+   * instead (see {@link stripLines}). (The text loop relies on `stop` being
+   * below 0x20.)
    */
   private _strip(
     src: Uint8Array,
@@ -124,12 +177,17 @@ export class AnsiStripper {
     dst: Uint8Array,
     dstStart: number,
     stop: number,
+    lines: StrippedLines | null = null,
   ): number {
     let out = dstStart;
     let state = this._state;
     let seqLen = this._seqLen;
     const max = this._maxSequence;
     let i = start;
+    /** With `lines`: where the current line starts in `src` and `dst`, and whether a sequence was open at its LF. */
+    let lineStart = start;
+    let lineOut = out;
+    let openAtLf = false;
     while (i < end) {
       if (state === GROUND) {
         let b = src[i];
@@ -139,7 +197,21 @@ export class AnsiStripper {
           if (++i === end) break;
           b = src[i];
         }
-        if (i === end || b === stop) break;
+        if (i === end) break;
+        if (b === stop) {
+          if (lines === null) break;
+          const n = lines.count;
+          lines.lf[n] = i;
+          lines.start[n] = lineOut;
+          lines.end[n] = !openAtLf && i > lineStart && src[i - 1] === CR ? out - 1 : out;
+          lines.count = n + 1;
+          // ESC is always removed: a line whose bytes were all written held none.
+          if (n + 1 === lines.lf.length || out - lineOut === i - lineStart) break;
+          openAtLf = false;
+          lineStart = ++i;
+          lineOut = out;
+          continue;
+        }
         // Fast path for the common whole CSI sequence (`ESC [ 1 ; 31 m`): when its final
         // byte lies in this range and within the bound, skip it at once; the machine
         // below would remove exactly the same bytes.
@@ -158,7 +230,13 @@ export class AnsiStripper {
       }
       const b = src[i];
       if (b === LF || ++seqLen > max) {
-        if (b === stop) break;
+        if (b === stop) {
+          if (lines === null) break;
+          // LF ends the sequence: record the line as text does, noting the open sequence.
+          openAtLf = true;
+          state = GROUND;
+          continue;
+        }
         // LF always ends a sequence; so does the byte past the length bound. Both are text.
         state = GROUND;
         dst[out++] = b;

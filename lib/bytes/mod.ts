@@ -18,5 +18,5 @@ export {
   LineSplitter,
 } from "./line_splitter.ts";
 export { bytesEqual, countByte, indexOfByte } from "./byte_search.ts";
-export { ANSI_MAX_SEQUENCE_BYTES, AnsiStripper } from "./ansi.ts";
+export { ANSI_MAX_SEQUENCE_BYTES, AnsiStripper, StrippedLines } from "./ansi.ts";
 export { LineMatcher, linePatternRetainedBytes, LinePatternSet } from "./line_pattern.ts";

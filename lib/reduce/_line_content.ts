@@ -17,10 +17,9 @@
  *
  * @module
  */
-import { AnsiStripper, indexOfByte } from "../bytes/mod.ts";
+import { AnsiStripper, indexOfByte, StrippedLines } from "../bytes/mod.ts";
 
 const ESC = 0x1b;
-const CR = 13;
 const INITIAL_SCRATCH_BYTES = 1024;
 /** The scratch size a window asks for (when `lineBytes` allows). */
 const WINDOW_BYTES = 4096;
@@ -40,14 +39,10 @@ export class LineContent {
   private _escAt = 0;
   /** Buffer the window was stripped from, or null when the scratch holds no window. */
   private _windowSource: Uint8Array | null = null;
-  /** Lines in the window, the next one to look up, and where that line starts in the source. */
-  private _windowLines = 0;
+  /** The window's lines (contents in the scratch), the next one to look up, and where it starts. */
+  private readonly _window: StrippedLines;
   private _windowNext = 0;
   private _windowAt = 0;
-  /** Per window line: its LF in the source, and its content's start and end in the scratch. */
-  private readonly _windowLf: Int32Array;
-  private readonly _windowStart: Int32Array;
-  private readonly _windowEnd: Int32Array;
   /** The current content. */
   bytes: Uint8Array = this._scratch;
   start = 0;
@@ -57,16 +52,12 @@ export class LineContent {
   constructor(stripAnsi: boolean, lineBytes: number) {
     this._stripper = stripAnsi ? new AnsiStripper() : null;
     this._lineBytes = lineBytes;
-    const tableLines = stripAnsi ? WINDOW_LINES : 0;
-    this._windowLf = new Int32Array(tableLines);
-    this._windowStart = new Int32Array(tableLines);
-    this._windowEnd = new Int32Array(tableLines);
+    this._window = new StrippedLines(stripAnsi ? WINDOW_LINES : 0);
   }
 
   /** Bytes retained: the scratch buffer and the window tables. */
   retainedBytes(): number {
-    return this._scratch.byteLength + this._windowLf.byteLength + this._windowStart.byteLength +
-      this._windowEnd.byteLength;
+    return this._scratch.byteLength + this._window.retainedBytes();
   }
 
   /** Forgets what the in-order reads learned; call whenever a buffer may have been refilled. */
@@ -153,33 +144,9 @@ export class LineContent {
   stripLines(src: Uint8Array, start: number, limit: number): number {
     const size = WINDOW_BYTES < this._lineBytes ? WINDOW_BYTES : this._lineBytes;
     if (this._scratch.length < size) this._growScratch(size);
-    const scratch = this._scratch;
-    const stripper = this._stripper!;
-    let out = 0;
-    let at = start;
-    let lines = 0;
-    while (lines < WINDOW_LINES) {
-      const room = scratch.length - out;
-      const stop = limit - at < room ? limit : at + room;
-      stripper.reset();
-      const end = stripper.stripLine(src, at, stop, scratch, out);
-      const lf = stripper.stoppedAt;
-      if (lf === stop) break;
-      // A CR before the LF is the ending; the stripper wrote it last exactly when no sequence
-      // was open at the LF (else the CR was removed with the sequence, or stayed in a string).
-      const crlf = lf > at && src[lf - 1] === CR;
-      this._windowLf[lines] = lf;
-      this._windowStart[lines] = out;
-      this._windowEnd[lines] = crlf && !stripper.inSequence ? end - 1 : end;
-      lines++;
-      // ESC is always removed: a line whose bytes were all written held none.
-      const plain = end - out === lf - at;
-      out = end;
-      at = lf + 1;
-      if (plain) break;
-    }
+    const stop = limit - start < this._scratch.length ? limit : start + this._scratch.length;
+    this._stripper!.stripLines(src, start, stop, this._scratch, 0, this._window);
     this._windowSource = src;
-    this._windowLines = lines;
     this._windowNext = 0;
     this._windowAt = start;
     return this.windowLine(src, start, limit);
@@ -191,15 +158,16 @@ export class LineContent {
    * that LF; else -1, the content unchanged. Lines are looked up in order.
    */
   windowLine(src: Uint8Array, start: number, limit: number): number {
+    const window = this._window;
     const next = this._windowNext;
-    if (this._windowSource !== src || next === this._windowLines || this._windowAt !== start) {
+    if (this._windowSource !== src || next === window.count || this._windowAt !== start) {
       return -1;
     }
-    const lf = this._windowLf[next];
+    const lf = window.lf[next];
     if (lf >= limit) return -1;
     this.bytes = this._scratch;
-    this.start = this._windowStart[next];
-    this.end = this._windowEnd[next];
+    this.start = window.start[next];
+    this.end = window.end[next];
     this._windowNext = next + 1;
     this._windowAt = lf + 1;
     return lf;
