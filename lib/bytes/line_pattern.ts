@@ -84,13 +84,38 @@ export class LineMatcher {
 
   /** True when the line content `bytes[start, end)` matches the pattern. */
   matches(bytes: Uint8Array, start: number, end: number): boolean {
-    // One flat function: on short lines the calls, not the comparisons, were the cost.
     if (this._trimStart) {
       while (start < end && (bytes[start] === SPACE || bytes[start] === TAB)) start++;
     }
     if (this._trimEnd) {
       while (end > start && (bytes[end - 1] === SPACE || bytes[end - 1] === TAB)) end--;
     }
+    return this._compare(bytes, start, end);
+  }
+
+  /**
+   * {@link matches} for a line whose blanks at each edge are already known:
+   * `bytes[start, end)` is the content, `first` its first byte after leading
+   * blanks and `trimmedEnd` the end before trailing blanks (both `end` for a
+   * line of blanks).
+   */
+  matchesTrimmed(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    first: number,
+    trimmedEnd: number,
+  ): boolean {
+    return this._compare(
+      bytes,
+      this._trimStart ? first : start,
+      this._trimEnd ? trimmedEnd : end,
+    );
+  }
+
+  /** Compares the (trimmed) content `bytes[start, end)` as the pattern's kind does. */
+  private _compare(bytes: Uint8Array, start: number, end: number): boolean {
+    // One flat function: on short lines the calls, not the comparisons, were the cost.
     const needle = this._needle;
     const fold = this._fold;
     const n = needle.length;
@@ -275,6 +300,8 @@ export class LinePatternSet {
     while (first < end && (bytes[first] === SPACE || bytes[first] === TAB)) first++;
     let last = end - 1;
     while (last > first && (bytes[last] === SPACE || bytes[last] === TAB)) last--;
+    // A line of blanks trims to nothing at its end.
+    const trimmedEnd = first < end ? last + 1 : end;
     // A line of blanks has no trimmed edge: `first === end`, and no trimming pattern matches it.
     let groups = (len >= this._containsLength ? this._always : 0) |
       dispatch[FIRST_RAW + bytes[start]] |
@@ -286,7 +313,7 @@ export class LinePatternSet {
     for (; groups !== 0; groups &= groups - 1) {
       for (let i = 31 - Math.clz32(groups & -groups); i < matchers.length; i += GROUPS) {
         const m = matchers[i];
-        if (len >= m.length && m.matches(bytes, start, end)) return true;
+        if (len >= m.length && m.matchesTrimmed(bytes, start, end, first, trimmedEnd)) return true;
       }
     }
     return false;
