@@ -77,11 +77,19 @@ export class DropScreen {
     const drop = this._drop;
     let lines = 0;
     let at = from;
-    let lf = this._read(chunk, at, chunk.length);
-    while (lf !== -1 && drop.matchesAny(content.bytes, content.start, content.end)) {
+    const end = chunk.length;
+    let lf: number;
+    for (;;) {
+      // A line of the current window is only looked up, and described only if it is kept.
+      lf = content.windowLine(chunk, at, end);
+      const windowed = lf !== -1;
+      if (!windowed) lf = this._read(chunk, at, end);
+      if (lf === -1 || !drop.matchesAny(content.bytes, content.start, content.end)) {
+        if (windowed) this._stripped(chunk, at, lf);
+        break;
+      }
       lines++;
       at = lf + 1;
-      lf = this._read(chunk, at, chunk.length);
     }
     this.lines = lines;
     this.start = at;
@@ -101,7 +109,8 @@ export class DropScreen {
       lines += quiet.lines;
       candidates += quiet.lines;
       if (start === to) break;
-      const lf = this._read(chunk, start, to);
+      let lf = content.windowLine(chunk, start, to);
+      if (lf === -1) lf = this._read(chunk, start, to);
       if (!this._drop.matchesAny(content.bytes, content.start, content.end)) candidates++;
       at = lf + 1;
     }
@@ -124,19 +133,18 @@ export class DropScreen {
    * Makes the content of the line of `chunk[at, to)` that starts at `at`
    * (lines of one chunk read in order, see `LineContent.read`) current and
    * describes it in {@link ending}, {@link cut} and {@link altered}); returns
-   * the LF ending it, or -1 when `to` comes first. A line the last window
-   * stripped is looked up; a line whose content holds ESC is stripped, with
-   * a window of the lines after it, in the pass that finds its LF, unless it
-   * is too long for that (see `LineContent.stripLines`); then, and for other
-   * lines, the LF is found first. Reads each byte at most four times.
+   * the LF ending it, or -1 when `to` comes first. A line whose content
+   * holds ESC is stripped, with a window of the lines after it, in the pass
+   * that finds its LF, unless it is too long for that (see
+   * `LineContent.stripLines`); then, and for other lines, the LF is found
+   * first. Reads each byte at most four times. Callers look a line up in the
+   * current window (`LineContent.windowLine`) before reading it here.
    */
   private _read(chunk: Uint8Array, at: number, to: number): number {
     const content = this._content;
     const lineBytes = this._lineBytes;
-    let lf = content.windowLine(chunk, at, to);
-    if (lf !== -1) return this._stripped(chunk, at, lf);
     const esc = content.escapeAt(chunk, at);
-    lf = indexOfByte(chunk, LF, at, esc < to ? esc : to);
+    let lf = indexOfByte(chunk, LF, at, esc < to ? esc : to);
     if (lf !== -1) {
       // No ESC before the LF: the content is the raw line.
       content.raw(chunk, at, this._describe(chunk, at, lf));
