@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseResultReduceArgs } from "../lib/cli/result_reduce.ts";
+import { parseResultReduceArgs, resultReduceCommand } from "../lib/cli/result_reduce.ts";
 import { type ExactCopy, reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
@@ -111,24 +111,6 @@ Deno.test("property: any source and text either reduce with a copy or come back 
     { numRuns: 300 },
   );
 });
-
-Deno.test("argument parsing", () => {
-  assert.deepEqual(parseResultReduceArgs(["--command", "x", "--exit-code=3", "--json"]), {
-    command: "x",
-    exitCode: 3,
-    archiveId: undefined,
-    rulePacks: [],
-    json: true,
-  });
-  assert.deepEqual(parseResultReduceArgs([]), { error: "--command: required" });
-  assert.deepEqual(parseResultReduceArgs(["--command", "x", "--exit-code", "256"]), {
-    error: "--exit-code: expected 0 to 255, got '256'",
-  });
-  assert.deepEqual(parseResultReduceArgs(["--command", "x", "--bogus"]), {
-    error: "unknown option '--bogus'",
-  });
-});
-
 const DIR = await Deno.makeTempDir({ prefix: "yarp-result-reduce-" });
 
 async function yarp(args: string[], env: Record<string, string>, stdin: Uint8Array) {
@@ -192,4 +174,58 @@ Deno.test("CLI: archives first, prints the reduction, and yarp read gives the in
   const bad = await yarp(["result-reduce"], {}, input);
   assert.equal(bad.code, 2);
   assert.equal(decoder.decode(bad.stderr), "yarp result-reduce: --command: required\n");
+});
+
+Deno.test("parseResultReduceArgs: options, and one error line naming the bad argument", () => {
+  assert.deepEqual(
+    parseResultReduceArgs([
+      "--command",
+      "cargo test",
+      "--exit-code=101",
+      "--archive-id",
+      "abcd1234",
+      "--rule-pack",
+      "a.yrp",
+      "--rule-pack=b.yrp",
+      "--json",
+    ]),
+    {
+      command: "cargo test",
+      exitCode: 101,
+      archiveId: "abcd1234",
+      rulePacks: ["a.yrp", "b.yrp"],
+      json: true,
+    },
+  );
+  assert.deepEqual(parseResultReduceArgs(["--command", "ls"]), {
+    command: "ls",
+    exitCode: undefined,
+    archiveId: undefined,
+    rulePacks: [],
+    json: false,
+  });
+  const errors: [string[], string][] = [
+    [[], "--command: required"],
+    [["--command", ""], "--command: required"],
+    [["--command", "ls", "extra"], "unexpected argument 'extra'"],
+    [["--command", "ls", "--", "x"], "unexpected argument '--'"],
+    [["--command", "ls", "--exit-code", "256"], "--exit-code: expected 0 to 255, got '256'"],
+    [["--command", "ls", "--exit-code=-1"], "--exit-code: expected 0 to 255, got '-1'"],
+    [["--command", "ls", "--exit-code", "1e2"], "--exit-code: expected 0 to 255, got '1e2'"],
+    [["--command", "ls", "--rule-pack", ""], "--rule-pack: missing path"],
+    [["--command", "ls", "--bogus"], "unknown option '--bogus'"],
+  ];
+  for (const [args, error] of errors) {
+    assert.deepEqual(parseResultReduceArgs(args), { error }, JSON.stringify(args));
+  }
+});
+
+Deno.test("resultReduceCommand: --help and malformed arguments answer without reading stdin", async () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s) };
+  assert.equal(await resultReduceCommand(["--help"], io), 0);
+  assert.match(out.join(""), /^usage: yarp result-reduce --command SRC/);
+  assert.equal(await resultReduceCommand(["--exit-code", "300", "--command", "ls"], io), 2);
+  assert.deepEqual(err, ["yarp result-reduce: --exit-code: expected 0 to 255, got '300'\n"]);
 });
