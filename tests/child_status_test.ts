@@ -60,6 +60,7 @@ Deno.test("spawn failures map to the shell's 127 and 126", () => {
     ["./nosuch", new Deno.errors.NotFound("x"), 127, "yarp: ./nosuch: No such file or directory\n"],
     ["", new Deno.errors.NotFound("x"), 127, "yarp: : command not found\n"],
     ["./f", new Deno.errors.PermissionDenied("x"), 126, "yarp: ./f: Permission denied\n"],
+    ["/tmp", new Deno.errors.IsADirectory("x"), 126, "yarp: /tmp: Is a directory\n"],
     [
       "./bin",
       new Error("Failed to spawn '/t/bin': Exec format error (os error 8)"),

@@ -7,23 +7,34 @@ function fakeStat(files: Record<string, number | "dir">): StatFile {
   return (path) => {
     const entry = files[path];
     if (entry === undefined) return undefined;
-    return entry === "dir" ? { isFile: false, mode: 0o755 } : { isFile: true, mode: entry };
+    return entry === "dir"
+      ? { isFile: false, isDirectory: true, mode: 0o755 }
+      : { isFile: true, isDirectory: false, mode: entry };
   };
 }
 
-Deno.test("lookup follows PATH order and skips non-executable matches", () => {
-  const stat = fakeStat({ "/a/tool": 0o644, "/b/tool": 0o755, "/c/tool": 0o755, "/a/dir": "dir" });
+Deno.test("lookup follows PATH order and skips non-executable matches and directories", () => {
+  const stat = fakeStat({
+    "/a/tool": 0o644,
+    "/b/tool": 0o755,
+    "/c/tool": 0o755,
+    "/a/dir": "dir",
+    "/b/dir": 0o755,
+  });
   assert.deepEqual(lookupProgram("tool", "/a:/b:/c", stat), { kind: "found", path: "/b/tool" });
   assert.deepEqual(lookupProgram("tool", "/a", stat), { kind: "not-executable", path: "/a/tool" });
-  assert.deepEqual(lookupProgram("dir", "/a", stat), { kind: "not-executable", path: "/a/dir" });
+  // bash passes over a directory on PATH: the name is then not found, or found further on.
+  assert.deepEqual(lookupProgram("dir", "/a", stat), { kind: "missing" });
+  assert.deepEqual(lookupProgram("dir", "/a:/b", stat), { kind: "found", path: "/b/dir" });
   assert.deepEqual(lookupProgram("nope", "/a:/b", stat), { kind: "missing" });
   assert.deepEqual(lookupProgram("", "/a:/b", stat), { kind: "missing" });
 });
 
 Deno.test("a name with a slash is used as given; an empty PATH entry is the cwd", () => {
-  const stat = fakeStat({ "./run.sh": 0o700, "/opt/x": 0o600, "tool": 0o755 });
+  const stat = fakeStat({ "./run.sh": 0o700, "/opt/x": 0o600, "tool": 0o755, "/opt": "dir" });
   assert.deepEqual(lookupProgram("./run.sh", "/a", stat), { kind: "found", path: "./run.sh" });
   assert.deepEqual(lookupProgram("/opt/x", "/a", stat), { kind: "not-executable", path: "/opt/x" });
+  assert.deepEqual(lookupProgram("/opt", "/a", stat), { kind: "directory", path: "/opt" });
   assert.deepEqual(lookupProgram("tool", "/a::/b", stat), { kind: "found", path: "tool" });
 });
 

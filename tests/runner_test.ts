@@ -132,7 +132,7 @@ Deno.test("spawn failures print the shell's line and return 127 or 126", async (
   }
   const stderr = capture();
   assert.equal(await runPassthrough(["/"], { stdout: capture(), stderr }), 126);
-  assert.equal(stderr.text, "yarp: /: Permission denied\n");
+  assert.equal(stderr.text, "yarp: /: Is a directory\n");
 });
 
 Deno.test("runPassthrough returns exact exit codes and signal statuses", async () => {

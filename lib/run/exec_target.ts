@@ -21,12 +21,15 @@
 export type ProgramLookup =
   | { readonly kind: "found"; readonly path: string }
   | { readonly kind: "missing" }
-  | { readonly kind: "not-executable"; readonly path: string };
+  | { readonly kind: "not-executable"; readonly path: string }
+  | { readonly kind: "directory"; readonly path: string };
 
 /** The file facts the lookup needs; `undefined` when nothing is there. */
-export type StatFile = (path: string) => { isFile: boolean; mode: number | null } | undefined;
+export type StatFile = (
+  path: string,
+) => { isFile: boolean; isDirectory: boolean; mode: number | null } | undefined;
 
-function statFile(path: string): { isFile: boolean; mode: number | null } | undefined {
+function statFile(path: string): ReturnType<StatFile> {
   try {
     return Deno.statSync(path);
   } catch {
@@ -37,16 +40,18 @@ function statFile(path: string): { isFile: boolean; mode: number | null } | unde
 function classify(path: string, stat: StatFile): ProgramLookup {
   const info = stat(path);
   if (info === undefined) return { kind: "missing" };
+  if (info.isDirectory) return { kind: "directory", path };
   const executable = info.isFile && (info.mode === null || (info.mode & 0o111) !== 0);
   return executable ? { kind: "found", path } : { kind: "not-executable", path };
 }
 
 /**
- * Looks `program` up like a POSIX shell: a name containing `/` is used as
- * given; otherwise each `PATH` entry is tried in order (an empty entry is the
- * current directory) and the first executable regular file wins. A
- * non-executable match is remembered and reported only if nothing executable
- * is found. Pure apart from `stat`.
+ * Looks `program` up as bash does: a name containing `/` is used as given
+ * (a directory there is reported as one); otherwise each `PATH` entry is
+ * tried in order (an empty entry is the current directory), directories
+ * are passed over, and the first executable file wins. A non-executable
+ * match is remembered and reported only if nothing executable is found.
+ * Pure apart from `stat`.
  */
 export function lookupProgram(
   program: string,

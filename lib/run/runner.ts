@@ -155,6 +155,8 @@ async function runChild(
   if (lookup.kind !== "found") {
     const error = lookup.kind === "missing"
       ? new Deno.errors.NotFound(program)
+      : lookup.kind === "directory"
+      ? new Deno.errors.IsADirectory(program)
       : new Deno.errors.PermissionDenied(program);
     const failure = describeSpawnFailure(program, error);
     writeOrReport("stderr", streams, new TextEncoder().encode(failure.message));

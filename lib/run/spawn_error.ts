@@ -29,7 +29,8 @@ const OS_ERROR_SUFFIX = / \(os error \d+\)$/;
  * Classifies the error `new Deno.Command(program).spawn()` threw. A missing
  * program gives `yarp: PROG: command not found` (or `No such file or
  * directory` when PROG names a path, as bash does) and 127; permission denied
- * gives `yarp: PROG: Permission denied` and 126; any other failure gives
+ * gives `yarp: PROG: Permission denied` and 126, a directory
+ * `yarp: PROG: Is a directory` and 126; any other failure gives
  * `yarp: PROG: cannot execute: REASON` and 126.
  *
  * @example
@@ -49,6 +50,9 @@ export function describeSpawnFailure(program: string, error: unknown): SpawnFail
   }
   if (error instanceof Deno.errors.PermissionDenied) {
     return { status: 126, message: `yarp: ${program}: Permission denied\n` };
+  }
+  if (error instanceof Deno.errors.IsADirectory) {
+    return { status: 126, message: `yarp: ${program}: Is a directory\n` };
   }
   const text = error instanceof Error ? error.message : String(error);
   const reason = text.split("\n", 1)[0].replace(DENO_SPAWN_PREFIX, "").replace(OS_ERROR_SUFFIX, "");
