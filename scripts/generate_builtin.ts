@@ -1,15 +1,17 @@
 /**
- * Validates the built-in source pack under `rules/` and writes
- * `lib/rules/builtin.generated.json`: the pack as data plus program buckets
- * sorted by program, each listing rule indexes sorted by rule id. JSON, not
- * a TypeScript literal, because `yarp run` loads it on every call and a JSON
- * module loads in about half the time. The output depends only on the source
- * bytes, so every run writes identical bytes.
+ * Validates the built-in source pack under `rules/` and writes two tables:
+ * `lib/rules/builtin.generated.json`, the pack as data, and
+ * `lib/rules/builtin_programs.generated.json`, its program buckets sorted by
+ * program, each listing rule indexes sorted by rule id. Two files, so that
+ * `yarp run` of a program no built-in names reads only the small one; JSON,
+ * not TypeScript literals, because a JSON module loads in about half the
+ * time. The output depends only on the source bytes, so every run writes
+ * identical bytes.
  *
  * Fails (exit 1, one line per problem) when a built-in is invalid, two
  * built-in selecting rules overlap, a rule's memory bound is over the limit,
  * or a rule has no fixture. With `--check`
- * it writes nothing and fails when the committed file is stale.
+ * it writes nothing and fails when a committed file is stale.
  *
  * Usage: deno task generate | deno task check
  */
@@ -21,7 +23,8 @@ import { loadSourcePack } from "../lib/rules/source_pack.ts";
 import { packProblems } from "../lib/reduce/pack_problems.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
-const OUTPUT = join(ROOT, "lib/rules/builtin.generated.json");
+const PACK_OUTPUT = join(ROOT, "lib/rules/builtin.generated.json");
+const PROGRAMS_OUTPUT = join(ROOT, "lib/rules/builtin_programs.generated.json");
 
 /** Program buckets: sorted program names, each with rule indexes sorted by rule id. */
 export function programIndex(pack: RulePack): [string, number[]][] {
@@ -37,9 +40,15 @@ export function programIndex(pack: RulePack): [string, number[]][] {
   return [...buckets.keys()].sort().map((program) => [program, buckets.get(program)!.sort(byId)]);
 }
 
-/** Renders the generated tables (`BuiltinTables` in `lib/rules/registry.ts`) for a validated pack. */
-export function renderBuiltinTables(pack: RulePack): string {
-  return `${JSON.stringify({ pack, programIndex: programIndex(pack) }, null, 2)}\n`;
+/**
+ * The generated files for a validated pack, path → text: the pack (read by
+ * `lib/rules/registry.ts`) and its program buckets (`builtin_programs.ts`).
+ */
+export function renderBuiltinTables(pack: RulePack): Map<string, string> {
+  return new Map([
+    [PACK_OUTPUT, `${JSON.stringify(pack, null, 2)}\n`],
+    [PROGRAMS_OUTPUT, `${JSON.stringify(programIndex(pack))}\n`],
+  ]);
 }
 
 function* fixtureFiles(dir: string): Generator<string> {
@@ -80,17 +89,21 @@ async function main(args: string[]): Promise<number> {
   ];
   for (const problem of problems) console.error(problem);
   if (problems.length > 0) return 1;
-  const text = renderBuiltinTables(loaded.pack);
+  const files = renderBuiltinTables(loaded.pack);
   if (checkOnly) {
-    const current = await Deno.readTextFile(OUTPUT).catch(() => "");
-    if (current !== text) {
-      console.error(`${relative(ROOT, OUTPUT)}: stale; run 'deno task generate'`);
-      return 1;
+    let stale = false;
+    for (const [path, text] of files) {
+      if (await Deno.readTextFile(path).catch(() => "") === text) continue;
+      console.error(`${relative(ROOT, path)}: stale; run 'deno task generate'`);
+      stale = true;
     }
-    return 0;
+    return stale ? 1 : 0;
   }
-  await Deno.writeTextFile(OUTPUT, text);
-  console.error(`wrote ${relative(ROOT, OUTPUT)} (${loaded.pack.rules.length} rules)`);
+  for (const [path, text] of files) await Deno.writeTextFile(path, text);
+  console.error(
+    `wrote ${[...files.keys()].map((path) => relative(ROOT, path)).join(" and ")} ` +
+      `(${loaded.pack.rules.length} rules)`,
+  );
   return 0;
 }
 

@@ -14,9 +14,9 @@ import type {
   RuleSource,
   TransformRule,
 } from "../lib/rules/model.ts";
+import { BUILTIN_PROGRAM_INDEX, isBuiltinProgram } from "../lib/rules/builtin_programs.ts";
 import {
   BUILTIN_PACK,
-  BUILTIN_PROGRAM_INDEX,
   builtinRuleSource,
   createRuleRegistry,
   type RuleRef,
@@ -360,6 +360,21 @@ Deno.test("builtinRuleSource serves the generated tables as given, built once", 
     "unsupported",
     "unknown-program",
   ]);
+});
+
+Deno.test("isBuiltinProgram names exactly the programs the built-in rules have candidates for", () => {
+  const source = builtinRuleSource();
+  const named = new Set(BUILTIN_PACK.rules.flatMap((rule) => rule.match.programs));
+  assert.deepEqual(new Set(BUILTIN_PROGRAM_INDEX.map(([program]) => program)), named);
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.constantFrom(...named, "true", "/usr/bin/git", "GIT", "git "), fc.string()),
+      (program) => {
+        assert.equal(isBuiltinProgram(program), source.candidates(program).length > 0, program);
+      },
+    ),
+    { numRuns: 500 },
+  );
 });
 
 /** [argv, the built-in guards that win, the built-in reductions they shadow] */

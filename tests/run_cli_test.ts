@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { parseRunArgs, planRun, type RunOptions } from "../lib/cli/run.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
 import type { OutputPolicy, ReductionRule, RulePack } from "../lib/rules/model.ts";
 
@@ -582,6 +583,35 @@ Deno.test("parseRunArgs: everything after the first -- is the child argv, verbat
 Deno.test("planRun: no rule for the program means pass-through", async () => {
   const plan = await planRun(parseRunArgs(["--", "yarp-unknown-prog"]) as RunOptions);
   assert.deepEqual(plan, { kind: "passthrough", reason: "unsupported: unknown-program" });
+});
+
+Deno.test("planRun: without packs, it plans as the built-in registry selects", async () => {
+  // planRun skips loading the rules for a program no built-in names; the plan must not change.
+  const registry = createRuleRegistry([builtinRuleSource()]);
+  const argvs = [
+    ["true"],
+    ["/usr/bin/git", "log"],
+    ["git", "log"],
+    ["git", "log", "-z"],
+    ["cargo", "test"],
+    ["cat", "x"],
+    ["rg", "--json", "x"],
+    ["npx", "vitest", "run"],
+    ["unknown-tool", "--json"],
+    ["GIT", "status"],
+  ];
+  for (const argv of argvs) {
+    const plan = await planRun({ rulePacks: [], expectRule: undefined, packDigests: [], argv });
+    const selection = registry.select(argv);
+    if (selection.outcome === "reduce") {
+      assert.equal(plan.kind === "reduce" && plan.rule.id, selection.match.rule.id, argv.join(" "));
+    } else {
+      const reason = selection.outcome === "unsupported"
+        ? `unsupported: ${selection.reason}`
+        : `selection is ${selection.outcome}`;
+      assert.deepEqual(plan, { kind: "passthrough", reason }, argv.join(" "));
+    }
+  }
 });
 
 Deno.test("planRun: a pack changed after it was read fails the pre-spawn check", async () => {

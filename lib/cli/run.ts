@@ -22,7 +22,7 @@
  * @module
  */
 import type { ReductionRule } from "../rules/model.ts";
-import { builtinRuleSource, createRuleRegistry } from "../rules/registry.ts";
+import { isBuiltinProgram } from "../rules/builtin_programs.ts";
 import {
   type CaptureOutcome,
   NO_ARCHIVE,
@@ -121,12 +121,19 @@ function passthrough(reason: string): RunPlan {
  * first, then each `--rule-pack` in order), checks each `--pack-digest`
  * against its pack's whole-file digest, selects a rule for the real argv and
  * checks `--expect-rule` and the rule's memory bound. Any doubt gives
- * pass-through with a one-line reason. Never throws for a bad pack.
+ * pass-through with a one-line reason. Never throws for a bad pack. Without
+ * packs, a program no built-in rule names passes through before any rule is
+ * loaded, with the reason the registry would give.
  */
 export async function planRun(options: RunOptions): Promise<RunPlan> {
+  const program = options.argv[0];
+  if (options.rulePacks.length === 0 && program !== "" && !isBuiltinProgram(program)) {
+    // No built-in rule names the program: the registry would find no candidate. Skip loading it.
+    return passthrough("unsupported: unknown-program");
+  }
   // Only runs that name packs pay for loading the pack reader.
   const { registry, packs, errors } = options.rulePacks.length === 0
-    ? { registry: createRuleRegistry([builtinRuleSource()]), packs: [], errors: [] }
+    ? await builtinRegistry()
     : await (await import("./_rule_packs.ts")).loadRegistry(options.rulePacks);
   if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
   for (const [index, expected] of options.packDigests.entries()) {
@@ -153,6 +160,12 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
       for (const loaded of packs) await loaded.assertUnchanged();
     },
   };
+}
+
+/** The registry of the built-in rules alone, with no pack files. */
+async function builtinRegistry() {
+  const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
+  return { registry: createRuleRegistry([builtinRuleSource()]), packs: [], errors: [] };
 }
 
 /** True when `YARP_DEBUG` is set, not empty and not `0`; false without permission to read it. */

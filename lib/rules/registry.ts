@@ -32,27 +32,19 @@ import type {
   RuleSource,
   TransformRule,
 } from "./model.ts";
-import builtinTables from "./builtin.generated.json" with { type: "json" };
+import builtinPack from "./builtin.generated.json" with { type: "json" };
+import { BUILTIN_PROGRAM_INDEX } from "./builtin_programs.ts";
 import { normalizeArgv } from "./argv.ts";
 import { matchesRule } from "./matcher.ts";
 import { firstLine } from "../base/error_message.ts";
 
-/** The tables `scripts/generate_builtin.ts` writes from the built-in source pack. */
-interface BuiltinTables {
-  readonly pack: RulePack;
-  /** Program buckets sorted by program; each lists rule indexes sorted by rule id. */
-  readonly programIndex: readonly (readonly [string, readonly number[]])[];
-}
-
-// The generator validated the pack before writing it; the cast only restores
-// the literal types (`"reduce"`, `"prefix"`, …) that JSON cannot carry.
-const BUILTIN = builtinTables as unknown as BuiltinTables;
-
-/** The validated built-in pack, rules in manifest order. */
-export const BUILTIN_PACK: RulePack = BUILTIN.pack;
-
-/** The built-in program buckets (see {@link BuiltinTables}). */
-export const BUILTIN_PROGRAM_INDEX: BuiltinTables["programIndex"] = BUILTIN.programIndex;
+/**
+ * The validated built-in pack, rules in manifest order, as
+ * `scripts/generate_builtin.ts` wrote it. The generator validated it; the
+ * cast only restores the literal types (`"reduce"`, `"prefix"`, …) that
+ * JSON cannot carry.
+ */
+export const BUILTIN_PACK: RulePack = builtinPack as unknown as RulePack;
 
 /** A rule together with the id of the pack it came from. */
 export interface RuleRef<R extends Rule = Rule> {
