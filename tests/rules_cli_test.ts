@@ -5,6 +5,7 @@
  * the last tests run the real launcher to prove its sandbox.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { join } from "node:path";
 import { captureTextIo } from "../lib/cli/io.ts";
 import { main } from "../lib/cli/main.ts";
@@ -228,6 +229,45 @@ Deno.test("the launcher runs from any directory inside a sandbox without network
   assert.match(text, /permission ffi: denied/);
   const version = await new Deno.Command(launcher, { args: ["--version"], cwd, env }).output();
   assert.match(new TextDecoder().decode(version.stdout), /^yarp \d+\.\d+\.\d+\n$/);
+});
+
+Deno.test("the launcher finds its root through a chain of relative symlinks", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.symlink(join(ROOT, "bin", "yarp"), `${dir}/real-yarp`);
+    await Deno.symlink("../real-yarp", `${dir}/bin/yarp`);
+    const env = { YARP_DENO: Deno.execPath() };
+    const out = await new Deno.Command(`${dir}/bin/yarp`, { args: ["--version"], cwd: dir, env })
+      .output();
+    assert.match(new TextDecoder().decode(out.stdout), /^yarp \d+\.\d+\.\d+\n$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("property: the launcher's dir_of says what dirname says", async () => {
+  const launcher = await Deno.readTextFile(join(ROOT, "bin", "yarp"));
+  const fn = launcher.match(/^dir_of\(\) \{\n[\s\S]*?\n\}\n/m);
+  assert.ok(fn, "bin/yarp defines dir_of");
+  const paths = fc.sample(
+    fc.string({ unit: fc.constantFrom("a", "/", ".", " ", "-"), maxLength: 8 }),
+    300,
+  );
+  paths.push("", "/", "//", "a/b/", "///a//b//", "-o/x");
+  // NUL-separated in and out, so every path arrives and leaves intact.
+  const script = `${
+    fn[0]
+  }while IFS= read -r -d '' p; do dir_of "$p"; printf '%s\\0%s\\0' "$dir" "$(dirname -- "$p")"; done`;
+  const child = new Deno.Command("bash", { args: ["-c", script], stdin: "piped", stdout: "piped" })
+    .spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(paths.map((p) => p + "\0").join("")));
+  await writer.close();
+  const fields = new TextDecoder().decode((await child.output()).stdout).split("\0");
+  for (const [i, path] of paths.entries()) {
+    assert.equal(fields[2 * i], fields[2 * i + 1], JSON.stringify(path));
+  }
 });
 
 Deno.test("check refuses a rule whose retained state could exceed 4 MiB per stream", async () => {
