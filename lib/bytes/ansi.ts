@@ -64,7 +64,12 @@ export class StrippedLines {
 
   /** Bytes retained: the three tables. */
   retainedBytes(): number {
-    return this.lf.byteLength + this.start.byteLength + this.end.byteLength;
+    return StrippedLines.bytesFor(this.lf.length);
+  }
+
+  /** The bytes a table with room for `capacity` lines retains. */
+  static bytesFor(capacity: number): number {
+    return 3 * Int32Array.BYTES_PER_ELEMENT * capacity;
   }
 }
 

@@ -26,8 +26,8 @@ const WINDOW_BYTES = 4096;
 /** Lines one window holds at most. */
 const WINDOW_LINES = 128;
 
-/** Bytes of a stripping {@link LineContent}'s window tables: three 32-bit entries per line. */
-export const WINDOW_TABLE_BYTES = 3 * 4 * WINDOW_LINES;
+/** Bytes of a stripping {@link LineContent}'s window tables. */
+export const WINDOW_TABLE_BYTES = StrippedLines.bytesFor(WINDOW_LINES);
 
 /** Reads line contents; the current one is `bytes[start, end)`. */
 export class LineContent {
