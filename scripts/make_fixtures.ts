@@ -4329,26 +4329,20 @@ function pnpmTestCases(
     " RUN  v2.1.4 /home/dev/demo\n\n",
     ` RUN  v2.1.4 /home/dev/demo\n\nstdout | src/auth/session.test.ts > prints the route table\n${routes}\n\n`,
   );
+  /** A case run as `pnpm test -- --reporter=verbose`. */
+  const verbose = (name: CaseName, code: number, body: string, stderr = ""): Draft => ({
+    rule,
+    name,
+    sample: written(
+      [...argv, "--", "--reporter=verbose"],
+      code,
+      banner("vitest run --reporter=verbose") + body,
+      stderr,
+    ),
+  });
   return Promise.resolve([
-    {
-      rule,
-      name: "success",
-      sample: written(
-        [...argv, "--", "--reporter=verbose"],
-        0,
-        banner("vitest run --reporter=verbose") + pass.stdout,
-      ),
-    },
-    {
-      rule,
-      name: "failure",
-      sample: written(
-        [...argv, "--", "--reporter=verbose"],
-        1,
-        banner("vitest run --reporter=verbose") + failed.stdout,
-        fail,
-      ),
-    },
+    verbose("success", 0, pass.stdout),
+    verbose("failure", 1, failed.stdout, fail),
     {
       rule,
       name: "near-miss",
@@ -4363,36 +4357,10 @@ function pnpmTestCases(
       ),
     },
     { rule, name: "short-exact", sample: written(argv, 0, banner("vitest run") + tiny.stdout) },
-    {
-      rule,
-      name: "middle-line",
-      sample: written(
-        [...argv, "--", "--reporter=verbose"],
-        1,
-        banner("vitest run --reporter=verbose") + middle.stdout,
-        fail,
-      ),
-    },
-    {
-      rule,
-      name: "long-line",
-      sample: written(
-        [...argv, "--", "--reporter=verbose"],
-        0,
-        banner("vitest run --reporter=verbose") + longRun,
-      ),
-    },
+    verbose("middle-line", 1, middle.stdout, fail),
+    verbose("long-line", 0, longRun),
     { rule, name: "empty", sample: written([...argv, "--silent"], 0, "") },
-    {
-      rule,
-      name: "separate-streams",
-      sample: written(
-        [...argv, "--", "--reporter=verbose"],
-        0,
-        banner("vitest run --reporter=verbose") + pass.stdout,
-        logged,
-      ),
-    },
+    verbose("separate-streams", 0, pass.stdout, logged),
     {
       rule,
       name: "invalid-utf8",
