@@ -256,4 +256,8 @@ Deno.test("ansi: stripLines stops at a full table and after a line without ESC",
   new AnsiStripper().stripLines(input, 0, input.length, dst, 0, two);
   equal(two.count, 2);
   equal(two.retainedBytes(), 24);
+  throws(
+    () => new AnsiStripper().stripLines(input, 0, 1, dst, 0, new StrippedLines(0)),
+    RangeError,
+  );
 });

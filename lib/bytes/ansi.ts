@@ -152,7 +152,8 @@ export class AnsiStripper {
    * the ending unless a sequence was open when the LF came). Stops when
    * `lines` is full, or after the first line that held no ESC; returns the
    * end of what it wrote (bytes after the last recorded line are
-   * meaningless). Never writes more than `end - start` bytes.
+   * meaningless). Never writes more than `end - start` bytes. Throws a
+   * RangeError when `lines` has no room at all.
    */
   stripLines(
     src: Uint8Array,
@@ -162,6 +163,7 @@ export class AnsiStripper {
     dstStart: number,
     lines: StrippedLines,
   ): number {
+    if (lines.lf.length === 0) throw new RangeError("stripLines needs room for one line");
     this.reset();
     lines.count = 0;
     const out = this._strip(src, start, end, dst, dstStart, LF, lines);
