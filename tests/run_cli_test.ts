@@ -210,6 +210,22 @@ Deno.test("a file that is not executable gives 126", async () => {
   assert.equal(text(result.stderr), `yarp: ${DIR}/plain.sh: Permission denied\n`);
 });
 
+Deno.test("directories answer as bash answers: passed over on PATH, named by a path", async () => {
+  // Directories named like programs, first on PATH: bash passes over them.
+  await Deno.mkdir(`${DIR}/dirs/yarpdirprog`, { recursive: true });
+  await Deno.mkdir(`${DIR}/dirs/yarptestprog`, { recursive: true });
+  const env = { PATH: `${DIR}/dirs:${ENV.PATH}` };
+  const onPath = await yarp(["run", "--", "yarpdirprog"], { env });
+  assert.equal(onPath.code, 127);
+  assert.equal(text(onPath.stderr), "yarp: yarpdirprog: command not found\n");
+  // The program of the same name further on runs.
+  const found = await yarp(["run", "--", "yarptestprog", "sh", "-c", "exit 7"], { env });
+  assert.equal(found.code, 7);
+  const named = await yarp(["run", "--", `${DIR}/dirs`]);
+  assert.equal(named.code, 126);
+  assert.equal(text(named.stderr), `yarp: ${DIR}/dirs: Is a directory\n`);
+});
+
 Deno.test("a closed stdout in pass-through: the child's own SIGPIPE status, no crash", async () => {
   const child = new Deno.Command(YARP, {
     args: ["run", "--", "yes"],
