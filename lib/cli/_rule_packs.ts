@@ -8,6 +8,7 @@
  */
 import { type LoadedPackFile, openCompiledPackFile } from "../rules/pack_file.ts";
 import { builtinRuleSource, createRuleRegistry, type RuleRegistry } from "../rules/registry.ts";
+import { errorMessage } from "../base/error_message.ts";
 
 /** The registry plus what happened to each requested pack. */
 export interface LoadedRegistry {
@@ -18,10 +19,6 @@ export interface LoadedRegistry {
   readonly errors: readonly string[];
 }
 
-function errorLine(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Opens every pack path and builds the registry; never throws for a bad pack. */
 export async function loadRegistry(packPaths: readonly string[]): Promise<LoadedRegistry> {
   const packs: LoadedPackFile[] = [];
@@ -30,7 +27,7 @@ export async function loadRegistry(packPaths: readonly string[]): Promise<Loaded
     try {
       packs.push(await openCompiledPackFile(path));
     } catch (error) {
-      errors.push(errorLine(error));
+      errors.push(errorMessage(error));
     }
   }
   const registry = createRuleRegistry([builtinRuleSource(), ...packs.map((p) => p.pack)]);

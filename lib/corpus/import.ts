@@ -37,6 +37,7 @@ import {
   type SessionReader,
   type SessionRuntime,
 } from "./readers/mod.ts";
+import { errorMessage } from "../base/error_message.ts";
 
 /** What one import did; every count is over the whole run. */
 export interface ImportSummary {
@@ -70,10 +71,6 @@ export class CorpusOutputError extends Error {
 const FLUSH_UNITS = 1 << 20;
 
 const encoder = new TextEncoder();
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** The gzip output: lines are buffered, then compressed into a temporary file beside `path`. */
 class GzipOutput {
@@ -131,7 +128,7 @@ class GzipOutput {
     try {
       return await action();
     } catch (error) {
-      throw new CorpusOutputError(`${this._path}: cannot write: ${reason(error)}`);
+      throw new CorpusOutputError(`${this._path}: cannot write: ${errorMessage(error)}`);
     }
   }
 }
@@ -203,7 +200,7 @@ async function* sessionFiles(
       for await (const entry of Deno.readDir(dir)) entries.push(entry);
     } catch (error) {
       run.unreadableFiles++;
-      report(`${dir}: cannot read directory: ${reason(error)}`);
+      report(`${dir}: cannot read directory: ${errorMessage(error)}`);
       return;
     }
     entries.sort((a, b) => compareNames(a.name, b.name));
@@ -219,7 +216,7 @@ async function* sessionFiles(
       info = await Deno.stat(path);
     } catch (error) {
       run.unreadableFiles++;
-      report(`${path}: cannot read: ${reason(error)}`);
+      report(`${path}: cannot read: ${errorMessage(error)}`);
       continue;
     }
     if (info.isDirectory) yield* walk(path.endsWith("/") ? path.slice(0, -1) : path);
@@ -289,7 +286,7 @@ async function importFile(
     }
   } catch (error) {
     if (error instanceof CorpusOutputError) throw error;
-    failure = reason(error);
+    failure = errorMessage(error);
   }
   run.skippedLines += skipped;
   if (skipped > 0) {

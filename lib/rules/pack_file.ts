@@ -18,6 +18,7 @@ import {
   PackFormatError,
 } from "./compiled_pack.ts";
 import { LIMITS } from "./model.ts";
+import { firstLine } from "../base/error_message.ts";
 
 /** Why a pack file could not be read or written. */
 export type PackFileErrorCode = "not-found" | "not-a-file" | "unreadable" | "write-failed";
@@ -68,8 +69,7 @@ function reason(error: unknown): string {
   if (error instanceof Deno.errors.IsADirectory) return "is a directory";
   if (error instanceof Deno.errors.NotADirectory) return "a parent is not a directory";
   if (error instanceof Deno.errors.AlreadyExists) return "already exists";
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split("\n")[0].replace(/:\s.*$/, "");
+  return firstLine(error).replace(/:\s.*$/, "");
 }
 
 /** A compiled pack read from a file, with the identity of the version read. */

@@ -27,6 +27,7 @@ import type { SourceDiagnostic, SourcePosition } from "./diagnostics.ts";
 import { validateManifestText, validateRuleText } from "./rule_source.ts";
 import { sourceDigest } from "./source_digest.ts";
 import { q } from "./strict_json.ts";
+import { errorMessage } from "../base/error_message.ts";
 
 /** One source file's exact bytes, named relative to the pack root. */
 export interface SourceFile {
@@ -81,7 +82,7 @@ function loadSync(dir: string): SourcePackResult {
   try {
     root = Deno.realPathSync(dir);
   } catch (error) {
-    const message = `cannot open pack directory ${q(dir)}: ${describe(error)}`;
+    const message = `cannot open pack directory ${q(dir)}: ${errorMessage(error)}`;
     return fail(fileDiagnostic(MANIFEST, "missing-file", message));
   }
   const directories = new Map<string, ReadProblem | undefined>();
@@ -175,10 +176,6 @@ function decode(file: string, bytes: Uint8Array): string | SourceDiagnostic {
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function pathProblem(code: string, message: string): ReadResult {
   return { problem: { where: "path", code, message } };
 }
@@ -224,7 +221,7 @@ function readSourceFile(
     }
     return readBounded(full, info.size, fileLimit, budget);
   } catch (error) {
-    return pathProblem("unreadable-file", `cannot read ${q(path)}: ${describe(error)}`);
+    return pathProblem("unreadable-file", `cannot read ${q(path)}: ${errorMessage(error)}`);
   }
 }
 
@@ -249,7 +246,7 @@ function missing(path: string, error: unknown): ReadResult {
   if (error instanceof Deno.errors.NotFound) {
     return pathProblem("missing-file", `${q(path)} does not exist`);
   }
-  return pathProblem("unreadable-file", `cannot read ${q(path)}: ${describe(error)}`);
+  return pathProblem("unreadable-file", `cannot read ${q(path)}: ${errorMessage(error)}`);
 }
 
 /** Reads at most `min(fileLimit, budget) + 1` bytes, so a growing file stays bounded. */

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { firstLine } from "../base/error_message.ts";
 
 /** What to print and which status to return when a child could not be spawned. */
 export interface SpawnFailure {
@@ -54,7 +55,6 @@ export function describeSpawnFailure(program: string, error: unknown): SpawnFail
   if (error instanceof Deno.errors.IsADirectory) {
     return { status: 126, message: `yarp: ${program}: Is a directory\n` };
   }
-  const text = error instanceof Error ? error.message : String(error);
-  const reason = text.split("\n", 1)[0].replace(DENO_SPAWN_PREFIX, "").replace(OS_ERROR_SUFFIX, "");
+  const reason = firstLine(error).replace(DENO_SPAWN_PREFIX, "").replace(OS_ERROR_SUFFIX, "");
   return { status: 126, message: `yarp: ${program}: cannot execute: ${reason}\n` };
 }
