@@ -11,6 +11,7 @@
  * @module
  */
 import type { EnvReader, YarpConfig } from "../config/mod.ts";
+import { parentDir } from "./store.ts";
 
 /** Default retention: total raw bytes kept (1 GiB). */
 export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
@@ -51,11 +52,6 @@ export function stateDirectory(env: EnvReader): string | undefined {
 
 function trim(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, "") : path;
-}
-
-function dirname(path: string): string {
-  const cut = path.lastIndexOf("/");
-  return cut <= 0 ? "/" : path.slice(0, cut);
 }
 
 /**
@@ -102,7 +98,7 @@ export function archiveSettings(env: EnvReader, config: YarpConfig): ArchiveSett
   return {
     enabled: true,
     path,
-    spoolDir: state === undefined ? `${dirname(path)}/spool` : `${state}/spool`,
+    spoolDir: state === undefined ? `${parentDir(path)}/spool` : `${state}/spool`,
     maxBytes: config.archive.maxBytes ?? DEFAULT_MAX_BYTES,
     maxAgeMs: (config.archive.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS) * DAY_MS,
   };

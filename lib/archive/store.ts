@@ -66,13 +66,14 @@ INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
-/** How to open: `write` creates the directory and file when missing; `read` requires them. */
-export type OpenMode = "write" | "read";
-
-function dirname(path: string): string {
+/** The directory part of `path`: everything before its last `/`, or `/` for a top-level name. */
+export function parentDir(path: string): string {
   const cut = path.lastIndexOf("/");
   return cut <= 0 ? "/" : path.slice(0, cut);
 }
+
+/** How to open: `write` creates the directory and file when missing; `read` requires them. */
+export type OpenMode = "write" | "read";
 
 /**
  * Creates `dir` (and missing parents) with mode 0700 when absent. Throws
@@ -98,7 +99,7 @@ export function ensurePrivateDir(dir: string): void {
 export async function openArchive(path: string, mode: OpenMode): Promise<DatabaseSync> {
   if (mode === "write") {
     try {
-      ensurePrivateDir(dirname(path));
+      ensurePrivateDir(parentDir(path));
       Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 }).close();
     } catch (error) {
       throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
