@@ -6,7 +6,10 @@
  * Digests: a stream of at most {@link WHOLE_DIGEST_BYTES} is read whole and
  * hashed by Web Crypto (about 550 MB/s here); a larger one is read back
  * chunk by chunk through `node:crypto`'s incremental hash before the
- * transaction opens (memory bounded by one chunk). That module costs about
+ * transaction opens (memory bounded by one chunk), and read once more while
+ * its chunks are inserted: the second read, from the page cache, costs less
+ * than holding the write lock, which other YARP processes wait on, while
+ * hashing. That module costs about
  * 40 ms to load, so only a run with more than 32 MiB of one stream pays it,
  * against the seconds the TypeScript SHA-256 (about 95 MB/s) would take.
  *
