@@ -2802,80 +2802,70 @@ module.exports = class SummaryReporter {
  * stdout and the failed tests' details, and what tests write to console.error, on stderr.
  */
 async function npxVitestCases(ws: Workspace): Promise<Draft[]> {
-  const rule = "tests/npx-vitest";
   await installNpxRunners(ws);
   const base = `${NPX_TOOLS}/vitest`;
-  const run = async (dir: string, options: RunnerSuiteOptions, argv: readonly string[]) => {
-    await vitestProject(ws, `${base}/${dir}`, options);
-    return ws.run(argv, { cwd: `${base}/${dir}`, normalize: [...VITEST] });
-  };
   const verbose = ["npx", "vitest", "run", "--reporter=verbose"];
+  const plain = ["npx", "vitest", "run"];
   await ws.write(`${base}/quiet/scripts/summary-reporter.mjs`, VITEST_SUMMARY_REPORTER);
-  return [
-    { rule, name: "success", sample: await run("pass", { files: 8, perFile: 30 }, verbose) },
+  return await runnerCases(ws, "tests/npx-vitest", {
+    base,
+    project: vitestProject,
+    normalize: VITEST,
+  }, [
+    ["success", "pass", { files: 8, perFile: 30 }, verbose],
     // Every failure in one file: vitest lists the failed tests of several files in the order it
     // collected the files, which varies from run to run.
-    {
-      rule,
-      name: "failure",
-      sample: await run(
-        "fail",
-        { files: 8, perFile: 30, failing: [4, 9, 13, 18, 22, 27] },
-        ["npx", "vitest", "run"],
-      ),
-    },
+    ["failure", "fail", { files: 8, perFile: 30, failing: [4, 9, 13, 18, 22, 27] }, plain],
     // npx's own option before the package name: not a reviewed program-level option.
-    {
+    ["near-miss", "near", { files: 8, perFile: 30 }, [
+      "npx",
+      "--yes",
+      "vitest",
+      "run",
+      "--reporter=verbose",
+    ]],
+    ["short-exact", "tiny", { files: 1, perFile: 2 }, plain],
+    ["middle-line", "middle", { files: 8, perFile: 30, failing: [120] }, verbose],
+    ["long-line", "long", { files: 1, perFile: 3, longPrint: 5000 }, plain],
+    ["empty", "quiet", { files: 2, perFile: 5 }, [
+      ...plain,
+      "--reporter=./scripts/summary-reporter.mjs",
+    ]],
+    ["separate-streams", "noisy", { files: 8, perFile: 30, warnings: true }, verbose],
+    ["invalid-utf8", "legacy", { files: 1, perFile: 1, dump: true }, plain],
+  ]);
+}
+
+/** A real test runner as {@link runnerCases} drives it. */
+interface RunnerTool {
+  /** The directory under which each case gets a project of its own. */
+  readonly base: string;
+  /** Writes a project of the runner at a directory. */
+  readonly project: (ws: Workspace, dir: string, options: RunnerSuiteOptions) => Promise<void>;
+  readonly normalize: readonly Normalizer[];
+}
+
+/** One runner case: its name, its project's directory under the base, the suite, the argv. */
+type RunnerCase = readonly [CaseName, string, RunnerSuiteOptions, readonly string[]];
+
+/** Runs each case, in order, in a fresh project of `tool`. */
+async function runnerCases(
+  ws: Workspace,
+  rule: string,
+  tool: RunnerTool,
+  cases: readonly RunnerCase[],
+): Promise<Draft[]> {
+  const drafts: Draft[] = [];
+  for (const [name, dir, options, argv] of cases) {
+    const cwd = `${tool.base}/${dir}`;
+    await tool.project(ws, cwd, options);
+    drafts.push({
       rule,
-      name: "near-miss",
-      sample: await run("near", { files: 8, perFile: 30 }, [
-        "npx",
-        "--yes",
-        "vitest",
-        "run",
-        "--reporter=verbose",
-      ]),
-    },
-    {
-      rule,
-      name: "short-exact",
-      sample: await run("tiny", { files: 1, perFile: 2 }, ["npx", "vitest", "run"]),
-    },
-    {
-      rule,
-      name: "middle-line",
-      sample: await run("middle", { files: 8, perFile: 30, failing: [120] }, verbose),
-    },
-    {
-      rule,
-      name: "long-line",
-      sample: await run("long", { files: 1, perFile: 3, longPrint: 5000 }, [
-        "npx",
-        "vitest",
-        "run",
-      ]),
-    },
-    {
-      rule,
-      name: "empty",
-      sample: await run("quiet", { files: 2, perFile: 5 }, [
-        "npx",
-        "vitest",
-        "run",
-        "--reporter=./scripts/summary-reporter.mjs",
-      ]),
-    },
-    {
-      rule,
-      name: "separate-streams",
-      sample: await run("noisy", { files: 8, perFile: 30, warnings: true }, verbose),
-    },
-    {
-      rule,
-      name: "invalid-utf8",
-      sample: await run("legacy", { files: 1, perFile: 1, dump: true }, ["npx", "vitest", "run"]),
-    },
-  ];
+      name,
+      sample: await ws.run(argv, { cwd, normalize: [...tool.normalize] }),
+    });
+  }
+  return drafts;
 }
 
 /** How long a watch-mode run goes on before its Ctrl-C: past the first full report. */
@@ -2952,73 +2942,26 @@ async function npxVitestGuardCases(ws: Workspace): Promise<Draft[]> {
  * `--verbose` because jest's default reporter re-encodes what tests write to stdout as UTF-8.
  */
 async function npxJestCases(ws: Workspace): Promise<Draft[]> {
-  const rule = "tests/npx-jest";
   await installNpxRunners(ws);
   const base = `${NPX_TOOLS}/jest`;
-  const run = async (dir: string, options: RunnerSuiteOptions, argv: readonly string[]) => {
-    await jestProject(ws, `${base}/${dir}`, options);
-    return ws.run(argv, { cwd: `${base}/${dir}`, normalize: [...JEST] });
-  };
   const verbose = ["npx", "jest", "--verbose"];
+  const plain = ["npx", "jest"];
   await ws.write(`${base}/quiet/scripts/summary-reporter.js`, JEST_SUMMARY_REPORTER);
-  return [
-    { rule, name: "success", sample: await run("pass", { files: 8, perFile: 30 }, verbose) },
-    {
-      rule,
-      name: "failure",
-      sample: await run(
-        "fail",
-        { files: 24, perFile: 10, failing: [17, 58, 99, 140, 181, 222] },
-        ["npx", "jest"],
-      ),
-    },
+  return await runnerCases(ws, "tests/npx-jest", { base, project: jestProject, normalize: JEST }, [
+    ["success", "pass", { files: 8, perFile: 30 }, verbose],
+    ["failure", "fail", { files: 24, perFile: 10, failing: [17, 58, 99, 140, 181, 222] }, plain],
     // `npm exec`: the same runner through npm, not npx.
-    {
-      rule,
-      name: "near-miss",
-      sample: await run("near", { files: 8, perFile: 30 }, [
-        "npm",
-        "exec",
-        "--",
-        "jest",
-        "--verbose",
-      ]),
-    },
-    {
-      rule,
-      name: "short-exact",
-      sample: await run("tiny", { files: 1, perFile: 2 }, ["npx", "jest"]),
-    },
-    {
-      rule,
-      name: "middle-line",
-      sample: await run("middle", { files: 8, perFile: 30, failing: [120] }, verbose),
-    },
-    {
-      rule,
-      name: "long-line",
-      sample: await run("long", { files: 1, perFile: 3, longPrint: 5000 }, ["npx", "jest"]),
-    },
-    {
-      rule,
-      name: "empty",
-      sample: await run("quiet", { files: 2, perFile: 5 }, [
-        "npx",
-        "jest",
-        "--reporters=./scripts/summary-reporter.js",
-      ]),
-    },
-    {
-      rule,
-      name: "separate-streams",
-      sample: await run("noisy", { files: 8, perFile: 30, warnings: true }, verbose),
-    },
-    {
-      rule,
-      name: "invalid-utf8",
-      sample: await run("legacy", { files: 1, perFile: 1, dump: true }, verbose),
-    },
-  ];
+    ["near-miss", "near", { files: 8, perFile: 30 }, ["npm", "exec", "--", "jest", "--verbose"]],
+    ["short-exact", "tiny", { files: 1, perFile: 2 }, plain],
+    ["middle-line", "middle", { files: 8, perFile: 30, failing: [120] }, verbose],
+    ["long-line", "long", { files: 1, perFile: 3, longPrint: 5000 }, plain],
+    ["empty", "quiet", { files: 2, perFile: 5 }, [
+      ...plain,
+      "--reporters=./scripts/summary-reporter.js",
+    ]],
+    ["separate-streams", "noisy", { files: 8, perFile: 30, warnings: true }, verbose],
+    ["invalid-utf8", "legacy", { files: 1, perFile: 1, dump: true }, verbose],
+  ]);
 }
 
 /**
