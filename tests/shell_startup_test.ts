@@ -1,12 +1,13 @@
 /**
  * Start-up plumbing of the shell parser: the WebAssembly bytes load without
  * `--unstable-raw-imports`, `yarp run` never reaches the parser, and the
- * bundle rewrite in scripts/build.ts keeps its contract.
+ * bundle rewrites in scripts/build.ts keep their contract.
  */
 import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
 import { shellWasmBytes } from "../lib/shell/_runtime.ts";
-import { startupRewrite } from "../scripts/build.ts";
+import fc from "fast-check";
+import { escapeNonAscii, startupRewrite } from "../scripts/build.ts";
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), "..");
 
@@ -67,4 +68,34 @@ Deno.test("startupRewrite makes node imports lazy and hands inlined bytes over a
 
 Deno.test("startupRewrite refuses bundler output of an unexpected shape", () => {
   assert.throws(() => startupRewrite("var x = 1;\n"), /createRequire shim not found/);
+});
+
+/** `text` as the body of a regular expression literal that matches exactly it. */
+function literalPattern(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+Deno.test("escapeNonAscii leaves only ASCII and keeps what strings, regexes and comments mean", () => {
+  const noLineEnd = fc.string({ unit: "binary" }).map((text) =>
+    text.replace(/[\n\r\u2028\u2029]/g, "")
+  );
+  fc.assert(
+    fc.property(noLineEnd, (text) => {
+      const pattern = literalPattern(text);
+      const source = `// ${text}\n/* ${text} */ return [${JSON.stringify(text)}, ` +
+        `/^${pattern}$/u.test(${JSON.stringify(text)}), /^${pattern}$/.test(${
+          JSON.stringify(text)
+        })];`;
+      const escaped = escapeNonAscii(source);
+      assert.match(escaped, /^[\x00-\x7f]*$/);
+      assert.deepEqual(new Function(escaped)(), [text, true, true]);
+    }),
+  );
+});
+
+Deno.test("escapeNonAscii keeps U+2028 and U+2029, which end a line comment", () => {
+  const source = "// note\u2028return 1;";
+  assert.equal(escapeNonAscii(source), source);
+  assert.equal(new Function(escapeNonAscii(source))(), 1);
+  assert.equal(escapeNonAscii("/[\u2713\u00b7]/"), "/[\\u2713\\u00b7]/");
 });
