@@ -7,7 +7,11 @@
  *   reduces it (a symlink named `yarpbenchseq` gives it a unique program name);
  * - `bin/yarp run -- true`, the launcher people put on PATH (adds bash);
  * - an empty script under the same `deno run` flags: the runtime's own floor,
- *   so the report can tell Deno's start-up from YARP's.
+ *   so the report can tell Deno's start-up from YARP's;
+ * - a script that only spawns `env -- true` with inherited stdio and exits
+ *   with its code: the floor plus what any exact Deno runner pays for its
+ *   child (the lazily loaded process API, the spawn, the `env` trampoline
+ *   that keeps argv[0], see `lib/run/exec_target.ts`).
  *
  * YARP runs as the launcher runs it: `deno run --allow-run --allow-read
  * --allow-env main.ts`. Prints median and p95 per case and the added time;
@@ -71,8 +75,14 @@ const YARP = [
   "run",
 ];
 await Deno.writeTextFile(`${dir}/empty.js`, "");
+await Deno.writeTextFile(
+  `${dir}/spawn.js`,
+  'const { code } = await new Deno.Command("/usr/bin/env", { args: ["--", "true"] }).spawn().status;\n' +
+    "Deno.exit(code);\n",
+);
 const CASES: Record<string, string[]> = {
   "deno run (empty script, runtime floor)": [...YARP.slice(0, -2), `${dir}/empty.js`],
+  "deno run (spawn env -- true, child floor)": [...YARP.slice(0, -2), `${dir}/spawn.js`],
   "true (bare)": ["true"],
   "yarp run -- true": [...YARP, "--", "true"],
   "seq 1 20000 (bare)": ["seq", "1", "20000"],
@@ -134,11 +144,14 @@ const passthrough = added("yarp run -- true", "true (bare)");
 const reduced = added("yarp run --rule-pack P -- seq 1 20000 (reduced)", "seq 1 20000 (bare)");
 const launcher = added("bin/yarp run -- true", "true (bare)");
 const floor = added("deno run (empty script, runtime floor)", "true (bare)");
+const childFloor = added("deno run (spawn env -- true, child floor)", "true (bare)");
 console.log(
   `added, pass-through: median ${fmt(passthrough.median)} ms, p95 ${fmt(passthrough.p95)} ms\n` +
     `added, reduced:      median ${fmt(reduced.median)} ms, p95 ${fmt(reduced.p95)} ms\n` +
     `added, bin/yarp:     median ${fmt(launcher.median)} ms, p95 ${fmt(launcher.p95)} ms\n` +
-    `of which Deno floor: median ${fmt(floor.median)} ms, p95 ${fmt(floor.p95)} ms`,
+    `of which Deno floor: median ${fmt(floor.median)} ms, p95 ${fmt(floor.p95)} ms\n` +
+    `child floor:         median ${fmt(childFloor.median)} ms, p95 ${fmt(childFloor.p95)} ms ` +
+    `(Deno floor + process API + spawn + env)`,
 );
 const pass = passthrough.median <= GATE_MS;
 console.log(`gate (pass-through median added <= ${GATE_MS} ms): ${pass ? "PASS" : "FAIL"}`);
