@@ -79,7 +79,7 @@ export function startupRewrite(bundle: string): string {
 }
 
 /** A UTF-16 code unit outside ASCII, other than the line terminators U+2028 and U+2029. */
-const NON_ASCII = /[^\x00-\x7f\u2028\u2029]/g;
+const NON_ASCII = /[\u0080-\u2027\u202a-\uffff]/g;
 
 /**
  * Replaces every UTF-16 code unit above 0x7F with its `\uXXXX` escape, but
