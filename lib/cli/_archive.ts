@@ -61,12 +61,6 @@ export async function withArchive(
   }
 }
 
-/** Writes every byte to `file` synchronously; throws on the first failed write. */
-export function writeBytes(file: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
-}
-
 /** `ms` since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (UTC, so output never depends on the zone). */
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -15,15 +15,44 @@ export interface TextIo {
 
 const encoder = new TextEncoder();
 
-function writeAll(file: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+/** A file written synchronously, such as `Deno.stdout`. */
+export interface SyncWriter {
+  writeSync(bytes: Uint8Array): number;
 }
 
-/** The process's own standard output and standard error, written synchronously. */
+/**
+ * Writes all of `bytes` to `file` synchronously and returns true; returns
+ * false, having written what it could, when the reader has gone away
+ * (BrokenPipe: `yarp read ID | head -1`). Any other write error is thrown.
+ */
+export function writeToReader(file: SyncWriter, bytes: Uint8Array): boolean {
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.BrokenPipe) return false;
+    throw error;
+  }
+}
+
+/**
+ * A text channel onto `file`, written synchronously. Once the reader has
+ * gone away (see {@link writeToReader}), it drops this and every later text
+ * without a word, so the command finishes and exits as it would have; any
+ * other write error is thrown.
+ */
+export function textChannel(file: SyncWriter): (text: string) => void {
+  let readerGone = false;
+  return (text) => {
+    if (!readerGone) readerGone = !writeToReader(file, encoder.encode(text));
+  };
+}
+
+/** The process's own standard output and standard error (see {@link textChannel}). */
 export const processTextIo: TextIo = {
-  out: (text) => writeAll(Deno.stdout, encoder.encode(text)),
-  err: (text) => writeAll(Deno.stderr, encoder.encode(text)),
+  out: textChannel(Deno.stdout),
+  err: textChannel(Deno.stderr),
 };
 
 /** A `TextIo` that records everything written, for tests and buffering. */

@@ -15,8 +15,8 @@
  * @module
  */
 import { operands, parseArgs } from "./_args.ts";
-import { withArchive, writeBytes } from "./_archive.ts";
-import type { TextIo } from "./io.ts";
+import { withArchive } from "./_archive.ts";
+import { type TextIo, writeToReader } from "./io.ts";
 
 const USAGE = "usage: yarp read ID [--stream stdout|stderr|output] [--json]\n";
 const STREAM_NAMES = ["stdout", "stderr", "output"] as const;
@@ -103,11 +103,8 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
     }
     for (const stream of streams) {
       const file = wanted === undefined && stream.name === "stderr" ? Deno.stderr : Deno.stdout;
-      try {
-        for (const chunk of streamChunks(db, call, stream)) writeBytes(file, chunk);
-      } catch (error) {
-        if (error instanceof Deno.errors.BrokenPipe) return 0;
-        throw error;
+      for (const chunk of streamChunks(db, call, stream)) {
+        if (!writeToReader(file, chunk)) return 0;
       }
     }
     return 0;

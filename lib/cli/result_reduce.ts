@@ -32,7 +32,7 @@
  * @module
  */
 import { parseArgs } from "./_args.ts";
-import { readAllBytes, type TextIo } from "./io.ts";
+import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import {
   type ExactCopy,
@@ -197,7 +197,6 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     );
     return 0;
   }
-  const { writeBytes } = await import("./_archive.ts");
-  writeBytes(Deno.stdout, output);
+  writeToReader(Deno.stdout, output);
   return 0;
 }
