@@ -150,9 +150,15 @@ Deno.test("yarp corpus analyze prints aggregates only, as text, JSON and HTML", 
     decoder.decode(bad.stderr),
     "yarp corpus analyze: --workers: expected 0 to 64, got 'x'\n",
   );
-  const none = await run(`${DIR}/nothing.jsonl`);
+  // Nothing readable: one line per file, no report, and the last report page left as it was.
+  const none = await run(`${DIR}/nothing.jsonl`, "--html", html);
   assert.equal(none.code, 1);
-  assert.match(decoder.decode(none.stderr), /nothing\.jsonl: cannot read: /);
+  assert.match(
+    decoder.decode(none.stderr),
+    /^yarp corpus analyze: .*nothing\.jsonl: cannot read: .*\n$/,
+  );
+  assert.equal(none.stdout.length, 0);
+  assert.equal(await Deno.readTextFile(html), page);
   const unwritable = await run(corpus, "--html", `${DIR}/no/such/dir/out.html`);
   assert.equal(unwritable.code, 1);
   assert.match(decoder.decode(unwritable.stderr), /out\.html: cannot write report: /);

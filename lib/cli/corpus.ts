@@ -8,7 +8,8 @@
  * object) on stdout, one line per unreadable file on stderr, a progress bar
  * on stderr when it is a terminal. `--html` also writes a self-contained
  * report page atomically. Exit 0 when at least one file was read, 1 when
- * none could be or the report cannot be written, 2 for malformed arguments.
+ * none could be (then no report is printed or written) or the report cannot
+ * be written, 2 for malformed arguments.
  *
  * @module
  */
@@ -107,6 +108,8 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
   for (const { path, reason } of unreadable) {
     io.err(`yarp corpus analyze: ${path}: cannot read: ${reason}\n`);
   }
+  // A report of nothing would only hide the errors, and --html would overwrite a real one.
+  if (unreadable.length === options.files.length) return 1;
   const summary = summarize(tally, SYNTAX_IDS);
   io.out(options.json ? JSON.stringify(summary, null, 2) + "\n" : formatSummary(summary));
   if (options.html !== undefined) {
@@ -120,7 +123,7 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
       return 1;
     }
   }
-  return unreadable.length === options.files.length ? 1 : 0;
+  return 0;
 }
 
 /** Runs `yarp corpus SUBCOMMAND …`; see the module contract for exit statuses. */
