@@ -210,6 +210,18 @@ Deno.test("a file that is not executable gives 126", async () => {
   assert.equal(text(result.stderr), `yarp: ${DIR}/plain.sh: Permission denied\n`);
 });
 
+Deno.test("an executable found on disk is exec'd as execvp does: no #! runs under sh", async () => {
+  await Deno.writeTextFile(`${DIR}/noshebang`, 'echo "ran $0 $1"\nexit 3\n', { mode: 0o755 });
+  const script = await yarp(["run", "--", `${DIR}/noshebang`, "arg"]);
+  assert.equal(script.code, 3);
+  assert.equal(text(script.stdout), `ran ${DIR}/noshebang arg\n`);
+  // A missing interpreter: env's message and 127 (bash 5.2 also gives 127).
+  await Deno.writeTextFile(`${DIR}/badinterp`, "#!/yarp/no/such/interpreter\n", { mode: 0o755 });
+  const bad = await yarp(["run", "--", `${DIR}/badinterp`]);
+  assert.equal(bad.code, 127);
+  assert.match(text(bad.stderr), /^\S*env: .*badinterp.*: No such file or directory\n$/);
+});
+
 Deno.test("directories answer as bash answers: passed over on PATH, named by a path", async () => {
   // Directories named like programs, first on PATH: bash passes over them.
   await Deno.mkdir(`${DIR}/dirs/yarpdirprog`, { recursive: true });

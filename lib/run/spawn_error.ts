@@ -7,8 +7,10 @@
  * like the bare one apart from that prefix.
  *
  * Pure: classifies the thrown error; never touches the file system.
- * Known miss: a script whose `#!` interpreter is missing fails with ENOENT,
- * so it reports 127 where bash reports 126 ("bad interpreter").
+ * Known miss: a script whose `#!` interpreter is missing fails with ENOENT and
+ * is reported as not found (127); bash 5.2 also gives 127 ("cannot execute:
+ * required file not found"), older bash 126 ("bad interpreter"). This path
+ * is taken only when there is no `env` trampoline (see `exec_target.ts`).
  *
  * @module
  */
