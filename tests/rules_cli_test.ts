@@ -255,20 +255,16 @@ Deno.test("property: the launcher's dir_of says what dirname says", async () => 
     300,
   );
   paths.push("", "/", "//", "a/b/", "///a//b//", "-o/x");
-  // Run by the launcher's own shell, one path per line (the alphabet has no newline).
+  // NUL-separated in and out, so every path arrives and leaves intact.
   const script = `${
     fn[0]
-  }while IFS= read -r p; do dir_of "$p"; printf '%s\\n%s\\n' "$dir" "$(dirname -- "$p")"; done`;
-  const child = new Deno.Command("/bin/sh", {
-    args: ["-c", script],
-    stdin: "piped",
-    stdout: "piped",
-  })
+  }while IFS= read -r -d '' p; do dir_of "$p"; printf '%s\\0%s\\0' "$dir" "$(dirname -- "$p")"; done`;
+  const child = new Deno.Command("bash", { args: ["-c", script], stdin: "piped", stdout: "piped" })
     .spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(paths.map((p) => p + "\n").join("")));
+  await writer.write(new TextEncoder().encode(paths.map((p) => p + "\0").join("")));
   await writer.close();
-  const fields = new TextDecoder().decode((await child.output()).stdout).split("\n");
+  const fields = new TextDecoder().decode((await child.output()).stdout).split("\0");
   for (const [i, path] of paths.entries()) {
     assert.equal(fields[2 * i], fields[2 * i + 1], JSON.stringify(path));
   }

@@ -187,6 +187,40 @@ Deno.test("argv after --, environment and cwd reach the child unchanged", async 
   assert.equal(text(result.stdout), args.map((a) => `[${a}]`).join("") + `|kept|${cwd}`);
 });
 
+Deno.test("the child's environment is exactly the caller's, through the launcher", async () => {
+  // Everything the caller passes, names no shell could declare included, and nothing else. PWD
+  // is the real cwd and SHLVL is set, as a calling shell exports them (docs/run.md says what the
+  // bash launcher does otherwise, and with `_`).
+  const cwd = await Deno.realPath(DIR);
+  const env: Record<string, string> = {
+    ...ENV,
+    PWD: cwd,
+    HOME: DIR,
+    SHLVL: "7",
+    EMPTY: "",
+    "WITH SPACE": "a\tb c",
+    "A-B.C": "dash would drop this name",
+    UNICODE: "é\u{1F600}",
+    LINES: "1\n2",
+  };
+  const child = await new Deno.Command(YARP, {
+    args: ["run", "--", "env", "-0"],
+    env,
+    clearEnv: true,
+    cwd: DIR,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(child.code, 0, text(child.stderr));
+  const seen = Object.fromEntries(
+    text(child.stdout).split("\0").filter((entry) => entry !== "").map((entry) => {
+      const at = entry.indexOf("=");
+      return [entry.slice(0, at), entry.slice(at + 1)];
+    }),
+  );
+  assert.deepEqual(seen, env);
+});
+
 Deno.test("the child's argv[0] is the program name as written, not its resolved path", async () => {
   // With -c and no further operand, $0 is the shell's own argv[0].
   const plain = await yarp(["run", "--", "bash", "-c", 'printf %s "$0"']);
