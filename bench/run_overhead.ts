@@ -5,7 +5,7 @@
  * - `true` bare, and `yarp run -- true` (pass-through: no rule selects it);
  * - `seq 1 20000` bare, and the same through a compiled pack whose rule
  *   reduces it (a symlink named `yarpbenchseq` gives it a unique program name);
- * - `bin/yarp run -- true`, the launcher people put on PATH (adds `/bin/sh`);
+ * - `bin/yarp run -- true`, the launcher people put on PATH (adds bash);
  * - an empty script under the same `deno run` flags: the runtime's own floor,
  *   so the report can tell Deno's start-up from YARP's;
  * - a script that only spawns `env -- true` with inherited stdio and exits
