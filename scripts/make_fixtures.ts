@@ -2597,6 +2597,104 @@ async function npmReporterGuardCases(ws: Workspace): Promise<Draft[]> {
   }];
 }
 
+/**
+ * A project test runner for `--watchAll` (`node scripts/watch-all.js`): it runs the suite once
+ * with `node --test`, then, given `--watchAll`, says so and waits for changes as jest does, until
+ * it is interrupted.
+ */
+const WATCH_ALL_RUNNER = `const { spawnSync } = require("node:child_process");
+const run = spawnSync(process.execPath, ["--test", "--test-reporter=spec"], { stdio: "inherit" });
+if (!process.argv.includes("--watchAll")) process.exit(run.status ?? 1);
+console.log("\\nWatch Usage: press q to quit, a to run all tests, Enter to rerun.");
+console.log("Watching all files for changes...");
+setInterval(() => {}, 1000);
+`;
+
+/**
+ * The package managers' watch guards: `--watch` or `--watchAll` anywhere in the argv, as in
+ * `npm test -- --watch`, which hands it to the test runner. A watch run never ends by itself, so a
+ * reduced one would show nothing until it is interrupted. npm runs for real (node's own
+ * `--test --watch`, and a runner that watches on `--watchAll`), interrupted after the first
+ * report; pnpm and yarn are not installed here and are written by hand.
+ */
+async function packageWatchGuardCases(ws: Workspace): Promise<Draft[]> {
+  const dir = "npm-watch-guard";
+  await nodeSuite(ws, dir, { files: 4, perFile: 20 });
+  await ws.write(`${dir}/scripts/watch-all.js`, WATCH_ALL_RUNNER);
+  await packageJson(ws, dir, { test: "node --test --test-reporter=spec" });
+  const watch = await ws.run(["npm", "test", "--", "--watch"], {
+    cwd: dir,
+    interruptAfterMs: WATCH_RUN_MS,
+  });
+  await packageJson(ws, dir, { test: "node scripts/watch-all.js" });
+  const watchAll = await ws.run(["npm", "test", "--", "--watchAll"], {
+    cwd: dir,
+    interruptAfterMs: WATCH_RUN_MS,
+  });
+  const suites = AREAS.map((area, f) => ({
+    file: `src/${area}/${NOUNS[f]}`,
+    suite: NOUNS[f],
+    titles: Array.from({ length: 10 }, (_, k) => testName(f * 10 + k + 1).replaceAll("_", " ")),
+  }));
+  const vitestWatch = (runner: string) =>
+    `${runner}\n DEV  v3.2.4 ${ALIAS}\n\n` +
+    suites.map(({ file, suite, titles }) =>
+      titles.map((title, k) => ` ✓ ${file}.test.ts > ${suite} > ${title} ${k % 4 + 1}ms\n`).join("")
+    ).join("") +
+    "\n Test Files  8 passed (8)\n      Tests  80 passed (80)\n   Start at  10:00:00\n" +
+    "   Duration  412ms (transform 61ms, setup 0ms, collect 88ms, tests 20ms)\n\n" +
+    " PASS  Waiting for file changes...\n       press h to show help, press q to quit\n";
+  const jestWatchAll = (runner: string) =>
+    `${runner}\n` +
+    suites.map(({ file, suite, titles }) =>
+      `PASS ${file}.test.js\n  ${suite}\n` +
+      titles.map((title, k) => `    ✓ ${title} (${k % 4 + 1} ms)\n`).join("") + "\n"
+    ).join("") +
+    "Test Suites: 8 passed, 8 total\nTests:       80 passed, 80 total\n" +
+    "Snapshots:   0 total\nTime:        0.412 s\nRan all test suites.\n\n" +
+    "Watch Usage\n › Press f to run only failed tests.\n › Press q to quit watch mode.\n";
+  return [
+    { rule: "tests/npm-guard-watch", name: "guard", sample: watch },
+    { rule: "tests/npm-guard-watch-all", name: "guard", sample: watchAll },
+    {
+      rule: "tests/pnpm-guard-watch",
+      name: "guard",
+      sample: written(
+        ["pnpm", "test", "--watch"],
+        130,
+        vitestWatch(`\n> demo@1.0.0 test ${ALIAS}\n> vitest "--watch"\n`),
+      ),
+    },
+    {
+      rule: "tests/pnpm-guard-watch-all",
+      name: "guard",
+      sample: written(
+        ["pnpm", "test", "--watchAll"],
+        130,
+        jestWatchAll(`\n> demo@1.0.0 test ${ALIAS}\n> jest "--watchAll"\n`),
+      ),
+    },
+    {
+      rule: "tests/yarn-guard-watch",
+      name: "guard",
+      sample: written(
+        ["yarn", "test", "--watch"],
+        130,
+        vitestWatch("yarn run v1.22.22\n$ vitest --watch"),
+      ),
+    },
+    {
+      rule: "tests/yarn-guard-watch-all",
+      name: "guard",
+      sample: written(
+        ["yarn", "test", "--watchAll"],
+        130,
+        jestWatchAll("yarn run v1.22.22\n$ jest --watchAll"),
+      ),
+    },
+  ];
+}
+
 // ---------------------------------------------------------------------------
 // npx vitest and npx jest (real runners, pinned, installed from the npm registry)
 // ---------------------------------------------------------------------------
@@ -4950,6 +5048,17 @@ const FAMILIES: readonly Family[] = [
       npmTestCases(ws, "tests/npm-run-test", ["run", "test"], "spec", ["run", "test:unit"]),
   },
   { rules: ["tests/npm-guard-reporter-json"], build: npmReporterGuardCases },
+  {
+    rules: [
+      "tests/npm-guard-watch",
+      "tests/npm-guard-watch-all",
+      "tests/pnpm-guard-watch",
+      "tests/pnpm-guard-watch-all",
+      "tests/yarn-guard-watch",
+      "tests/yarn-guard-watch-all",
+    ],
+    build: packageWatchGuardCases,
+  },
   { rules: ["tests/npx-vitest"], build: npxVitestCases },
   {
     rules: [
