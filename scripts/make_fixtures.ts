@@ -2653,45 +2653,21 @@ async function packageWatchGuardCases(ws: Workspace): Promise<Draft[]> {
     "Test Suites: 8 passed, 8 total\nTests:       80 passed, 80 total\n" +
     "Snapshots:   0 total\nTime:        0.412 s\nRan all test suites.\n\n" +
     "Watch Usage\n › Press f to run only failed tests.\n › Press q to quit watch mode.\n";
+  // Interrupted (130) watch runs of pnpm and yarn: [manager, flag, header, report].
+  const handWritten: [string, string, string, (header: string) => string][] = [
+    ["pnpm", "--watch", `\n> demo@1.0.0 test ${ALIAS}\n> vitest "--watch"\n`, vitestWatch],
+    ["pnpm", "--watchAll", `\n> demo@1.0.0 test ${ALIAS}\n> jest "--watchAll"\n`, jestWatchAll],
+    ["yarn", "--watch", "yarn run v1.22.22\n$ vitest --watch", vitestWatch],
+    ["yarn", "--watchAll", "yarn run v1.22.22\n$ jest --watchAll", jestWatchAll],
+  ];
   return [
     { rule: "tests/npm-guard-watch", name: "guard", sample: watch },
     { rule: "tests/npm-guard-watch-all", name: "guard", sample: watchAll },
-    {
-      rule: "tests/pnpm-guard-watch",
+    ...handWritten.map(([manager, flag, header, report]): Draft => ({
+      rule: `tests/${manager}-guard-${flag === "--watch" ? "watch" : "watch-all"}`,
       name: "guard",
-      sample: written(
-        ["pnpm", "test", "--watch"],
-        130,
-        vitestWatch(`\n> demo@1.0.0 test ${ALIAS}\n> vitest "--watch"\n`),
-      ),
-    },
-    {
-      rule: "tests/pnpm-guard-watch-all",
-      name: "guard",
-      sample: written(
-        ["pnpm", "test", "--watchAll"],
-        130,
-        jestWatchAll(`\n> demo@1.0.0 test ${ALIAS}\n> jest "--watchAll"\n`),
-      ),
-    },
-    {
-      rule: "tests/yarn-guard-watch",
-      name: "guard",
-      sample: written(
-        ["yarn", "test", "--watch"],
-        130,
-        vitestWatch("yarn run v1.22.22\n$ vitest --watch"),
-      ),
-    },
-    {
-      rule: "tests/yarn-guard-watch-all",
-      name: "guard",
-      sample: written(
-        ["yarn", "test", "--watchAll"],
-        130,
-        jestWatchAll("yarn run v1.22.22\n$ jest --watchAll"),
-      ),
-    },
+      sample: written([manager, "test", flag], 130, report(header)),
+    })),
   ];
 }
 
