@@ -18,6 +18,7 @@
 import type { StreamName, StreamSource } from "./commit.ts";
 import { ensurePrivateDir } from "./store.ts";
 import { firstLine } from "../base/error_message.ts";
+import { writeAll } from "../base/write_all.ts";
 
 /** Spool entries {@link cleanStraySpools} looks at per call. */
 export const STRAY_SCAN_LIMIT = 64;
@@ -91,8 +92,7 @@ export class RunSpool {
     const file = this.#files.get(name);
     if (file === undefined) return this.#fail(`spool: no stream ${name}`);
     try {
-      let offset = 0;
-      while (offset < chunk.length) offset += file.writeSync(chunk.subarray(offset));
+      writeAll(file, chunk);
       this.#sizes.set(name, this.#sizes.get(name)! + chunk.length);
     } catch (error) {
       this.#fail(`spool ${name}: ${firstLine(error)}`);

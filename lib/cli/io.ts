@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { type SyncWriter, writeAll } from "../base/write_all.ts";
 
 /** Where a subcommand writes its human or JSON output and its errors. */
 export interface TextIo {
@@ -15,11 +16,6 @@ export interface TextIo {
 
 const encoder = new TextEncoder();
 
-/** A file written synchronously, such as `Deno.stdout`. */
-export interface SyncWriter {
-  writeSync(bytes: Uint8Array): number;
-}
-
 /**
  * Writes all of `bytes` to `file` synchronously and returns true; returns
  * false, having written what it could, when the reader has gone away
@@ -27,8 +23,7 @@ export interface SyncWriter {
  */
 export function writeToReader(file: SyncWriter, bytes: Uint8Array): boolean {
   try {
-    let offset = 0;
-    while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    writeAll(file, bytes);
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.BrokenPipe) return false;

@@ -33,6 +33,7 @@ import { shellExitStatus } from "./child_status.ts";
 import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
 import { describeSpawnFailure } from "./spawn_error.ts";
 import { firstLine } from "../base/error_message.ts";
+import { type SyncWriter, writeAll } from "../base/write_all.ts";
 
 /** A byte destination that writes every byte it is given or throws. */
 export interface ByteSink {
@@ -48,13 +49,8 @@ export interface RunStreams {
   readonly stderr: ByteSink;
 }
 
-function fileSink(file: { writeSync(bytes: Uint8Array): number }): ByteSink {
-  return {
-    write(bytes) {
-      let offset = 0;
-      while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
-    },
-  };
+function fileSink(file: SyncWriter): ByteSink {
+  return { write: (bytes) => writeAll(file, bytes) };
 }
 
 /** The process's real stdout and stderr, written synchronously. */
