@@ -3,17 +3,21 @@
  * by the adapter itself): large output shrinks, small output passes, rule ids
  * are reported, and only built-in rules are used. Ignored only when npm cannot
  * reach the registry and no cached install exists.
+ *
+ * A check of the comparison harness, not of YARP, so it lives in bench/ and
+ * never runs in `deno task test` (which must not download competitors): run
+ * it with `deno task oracles`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { installNpmPackage, npmRegistryReachable } from "../bench/_npm.ts";
+import { installNpmPackage, npmRegistryReachable } from "./_npm.ts";
 import {
   loadTokenjuice,
   TOKENJUICE_VERSION,
   type TokenjuiceInput,
   type TokenjuiceReducer,
-} from "../bench/_tokenjuice.ts";
+} from "./_tokenjuice.ts";
 
 /** The loaded adapter, or null when npm cannot reach the registry. */
 async function loadOrSkip(): Promise<TokenjuiceReducer | null> {
