@@ -12,7 +12,11 @@
  *
  * Located at `$YARP_CONFIG`, else `$XDG_CONFIG_HOME/yarp/config.yaml`, else
  * `~/.config/yarp/config.yaml`. A missing default file means defaults; a
- * missing `$YARP_CONFIG` is an error. Strict: YAML syntax errors, duplicate
+ * missing `$YARP_CONFIG` is an error. Only a regular file of at most
+ * {@link MAX_CONFIG_BYTES} (64 KiB) is read: a device (`/dev/zero`,
+ * `/dev/urandom`), a FIFO, a directory or a bigger file is refused with one
+ * line before a byte is read, so a bad path can neither hang YARP nor grow
+ * its memory. Strict: YAML syntax errors, duplicate
  * keys, tags (`!x`, `!!binary`), anchors/aliases, unknown fields and wrong
  * types are each one error line `config FILE:LINE: …` naming the field.
  *
@@ -101,7 +105,11 @@ export async function loadConfig(env: EnvReader): Promise<ConfigResult> {
   if (location === undefined) return { ok: true, config: EMPTY_CONFIG };
   let text: string;
   try {
-    text = Deno.readTextFileSync(location.path);
+    const read = readBoundedText(location.path);
+    if (typeof read !== "string") {
+      return { ok: false, error: `config ${location.path}: ${read.refused}` };
+    }
+    text = read;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound && !location.required) {
       return { ok: true, config: EMPTY_CONFIG };
@@ -110,6 +118,50 @@ export async function loadConfig(env: EnvReader): Promise<ConfigResult> {
     return { ok: false, error: `config ${location.path}: ${reason}` };
   }
   return await parseConfig(text, location.path, env("HOME"));
+}
+
+/** The largest config file YARP reads, in bytes (64 KiB; a real one is a few hundred). */
+export const MAX_CONFIG_BYTES = 64 * 1024;
+
+/** What a path that is not a regular file is, for the refusal line. */
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a directory";
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isFifo) return "a FIFO";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * The text of the regular file at `path`, read only after `stat` shows a
+ * regular file of at most {@link MAX_CONFIG_BYTES}; `{ refused }` (one
+ * reason) for anything else. Reads at most `MAX_CONFIG_BYTES + 1` bytes, so
+ * a file swapped or grown after the check is still bounded. Throws what
+ * `stat`, `open` or `read` throw (NotFound included).
+ */
+function readBoundedText(path: string): string | { refused: string } {
+  const refusal = (info: Deno.FileInfo) =>
+    !info.isFile
+      ? `not a regular file (${kindOf(info)})`
+      : info.size > MAX_CONFIG_BYTES
+      ? `larger than ${MAX_CONFIG_BYTES} bytes (${info.size} bytes)`
+      : undefined;
+  const before = refusal(Deno.statSync(path));
+  if (before !== undefined) return { refused: before };
+  using file = Deno.openSync(path, { read: true });
+  const after = refusal(file.statSync());
+  if (after !== undefined) return { refused: after };
+  const buffer = new Uint8Array(MAX_CONFIG_BYTES + 1);
+  let length = 0;
+  while (length < buffer.length) {
+    const read = file.readSync(buffer.subarray(length));
+    if (read === null) break;
+    length += read;
+  }
+  if (length > MAX_CONFIG_BYTES) return { refused: `larger than ${MAX_CONFIG_BYTES} bytes` };
+  return new TextDecoder().decode(buffer.subarray(0, length));
 }
 
 class ConfigError extends Error {}
