@@ -209,9 +209,7 @@ Deno.test("parseResultReduceArgs: options, and one error line naming the bad arg
     [["--command", ""], "--command: required"],
     [["--command", "ls", "extra"], "unexpected argument 'extra'"],
     [["--command", "ls", "--", "x"], "unexpected argument '--'"],
-    [["--command", "ls", "--exit-code", "256"], "--exit-code: expected 0 to 255, got '256'"],
-    [["--command", "ls", "--exit-code=-1"], "--exit-code: expected 0 to 255, got '-1'"],
-    [["--command", "ls", "--exit-code", "1e2"], "--exit-code: expected 0 to 255, got '1e2'"],
+    [["--command", "ls", "--exit-code", "1e2"], "--exit-code: expected an integer, got '1e2'"],
     [["--command", "ls", "--rule-pack", ""], "--rule-pack: missing path"],
     [["--command", "ls", "--bogus"], "unknown option '--bogus'"],
   ];
@@ -220,12 +218,11 @@ Deno.test("parseResultReduceArgs: options, and one error line naming the bad arg
   }
 });
 
-Deno.test("resultReduceCommand: --help and malformed arguments answer without reading stdin", async () => {
+Deno.test("resultReduceCommand: --help answers without reading stdin", async () => {
   const out: string[] = [];
   const err: string[] = [];
   const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s) };
   assert.equal(await resultReduceCommand(["--help"], io), 0);
   assert.match(out.join(""), /^usage: yarp result-reduce --command SRC/);
-  assert.equal(await resultReduceCommand(["--exit-code", "300", "--command", "ls"], io), 2);
-  assert.deepEqual(err, ["yarp result-reduce: --exit-code: expected 0 to 255, got '300'\n"]);
+  assert.deepEqual(err, []);
 });

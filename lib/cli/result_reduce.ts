@@ -24,7 +24,13 @@
  *   fails open and prints the input exactly.
  * - `--json` prints only `{"changed","rule","archive_id","reasons",
  *   "bytes_before","bytes_after"}`, never command or output text.
- * - Exit 0 in every case except a malformed argument (2).
+ * - Exit 0 in every case except a malformed argument: then the error is one
+ *   line on stderr, the input (unless stdin is a terminal) is copied to
+ *   stdout exactly as it streams in, and the exit is 2, so a host that pipes
+ *   its result through YARP never loses it.
+ * - `--exit-code` takes any integer (`-1`, `3221225794` from Windows
+ *   hosts): 0 is success, anything else failure. An integer beyond ±2^53 is
+ *   a failure whose code is not kept (archived as unknown).
  *
  * Known misses: the input is held in memory (a host's visible result is
  * bounded); transform diagnostics fail open instead of being ranked.
@@ -46,7 +52,7 @@ const USAGE =
 /** Parsed `result-reduce` arguments. */
 export interface ResultReduceArgs {
   readonly command: string;
-  /** 0–255, or undefined when the host does not know it. */
+  /** Any integer (0 is success), or undefined when the host does not know it. */
   readonly exitCode: number | undefined;
   readonly archiveId: string | undefined;
   readonly rulePacks: readonly string[];
@@ -56,13 +62,14 @@ export interface ResultReduceArgs {
 /**
  * Parses the arguments after `result-reduce` with the shared parser
  * (`_args.ts`); one error line when malformed: no positionals and no `--`,
- * `--command` required and not empty, `--exit-code` 0 to 255, no empty
+ * `--command` required and not empty, `--exit-code` an integer (a negative
+ * one may follow as its own word: `--exit-code -1`), no empty
  * `--rule-pack` path.
  */
 export function parseResultReduceArgs(
   args: readonly string[],
 ): ResultReduceArgs | { error: string } {
-  const parsed = parseArgs(args, {
+  const parsed = parseArgs(joinNegativeExitCode(args), {
     flags: ["--json"],
     options: ["--command", "--exit-code", "--archive-id"],
     repeatable: ["--rule-pack"],
@@ -71,8 +78,8 @@ export function parseResultReduceArgs(
   const stray = parsed.positionals[0] ?? (parsed.rest === undefined ? undefined : "--");
   if (stray !== undefined) return { error: `unexpected argument '${stray}'` };
   const codeText = parsed.values.get("--exit-code");
-  if (codeText !== undefined && (!/^\d{1,3}$/.test(codeText) || Number(codeText) > 255)) {
-    return { error: `--exit-code: expected 0 to 255, got '${codeText}'` };
+  if (codeText !== undefined && !/^-?\d+$/.test(codeText)) {
+    return { error: `--exit-code: expected an integer, got '${codeText}'` };
   }
   const rulePacks = parsed.lists.get("--rule-pack") ?? [];
   if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
@@ -80,11 +87,54 @@ export function parseResultReduceArgs(
   if (command === undefined || command === "") return { error: "--command: required" };
   return {
     command,
-    exitCode: codeText === undefined ? undefined : Number(codeText),
+    exitCode: codeText === undefined ? undefined : exitStatus(codeText),
     archiveId: parsed.values.get("--archive-id"),
     rulePacks,
     json: parsed.flags.has("--json"),
   };
+}
+
+/**
+ * `args` with `--exit-code N` for a negative integer N written as
+ * `--exit-code=N`, because the shared parser never takes a word starting
+ * with `-` as a value. Words after `--` are left alone.
+ */
+function joinNegativeExitCode(args: readonly string[]): readonly string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index];
+    if (arg === "--") return [...joined, ...args.slice(index)];
+    const next = args[index + 1];
+    if (arg === "--exit-code" && next !== undefined && /^-\d+$/.test(next)) {
+      joined.push(`--exit-code=${next}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
+/** The status an integer `--exit-code` names: itself (`-0` is 0), or undefined (a failure of unknown code) beyond ±2^53. */
+function exitStatus(text: string): number | undefined {
+  const code = Number(text);
+  if (!Number.isSafeInteger(code)) return undefined;
+  return code === 0 ? 0 : code;
+}
+
+/**
+ * Copies standard input to standard output byte for byte as it arrives
+ * (bounded memory), unless stdin is a terminal (nothing was piped, and
+ * reading would wait for a person). Stops quietly when the reader of
+ * stdout has gone or stdin cannot be read.
+ */
+async function copyInputThrough(): Promise<void> {
+  try {
+    if (Deno.stdin.isTerminal()) return;
+    for await (const chunk of Deno.stdin.readable) {
+      if (!writeToReader(Deno.stdout, chunk)) return;
+    }
+  } catch {
+    // stdin closed or unreadable: there is no input left to hand back.
+  }
 }
 
 /** An exact copy from the archive: `archive put` of `input`, or the named existing call. */
@@ -148,7 +198,7 @@ async function loadRegistry(
   return loaded.errors.length > 0 ? undefined : loaded.registry;
 }
 
-/** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument. */
+/** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
 export async function resultReduceCommand(args: string[], io: TextIo): Promise<number> {
   if (args[0] === "--help" || args[0] === "-h") {
     io.out(USAGE);
@@ -157,6 +207,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
   const options = parseResultReduceArgs(args);
   if ("error" in options) {
     io.err(`yarp result-reduce: ${options.error}\n`);
+    await copyInputThrough();
     return 2;
   }
   const { loadShellParser } = await import("../shell/mod.ts");
