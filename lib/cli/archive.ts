@@ -21,6 +21,7 @@
 import { operands, parseArgs } from "./_args.ts";
 import { isoTime, putFinishedResult, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
+import { printableText } from "../base/printable_text.ts";
 
 const USAGE = `usage:
   yarp archive stats [--json]
@@ -149,7 +150,7 @@ async function stats(args: string[], io: TextIo): Promise<number> {
     }
     io.out(
       [
-        `archive: ${settings.path}`,
+        `archive: ${printableText(settings.path)}`,
         `calls: ${totals.calls}`,
         `stored output: ${bytesText(totals.bytes)}`,
         `file size: ${bytesText(fileBytes)}`,
@@ -228,7 +229,7 @@ async function forget(args: string[], io: TextIo): Promise<number> {
   const id = words[0];
   const { findCall, forgetCall, isCallIdPrefix } = await import("../archive/mod.ts");
   if (!isCallIdPrefix(id)) {
-    return usageError(io, "forget", `'${id}' is not a call id (4 to 16 hex digits)`);
+    return usageError(io, "forget", `'${printableText(id)}' is not a call id (4 to 16 hex digits)`);
   }
   return await withArchive("archive forget", "write", io, (db) => {
     const lookup = findCall(db, id);

@@ -7,11 +7,16 @@
  * JSON array. Exit: 0 with hits, 1 with none or on an archive error, 2 for
  * a malformed argument.
  *
+ * Archived text (command, snippet) and the echoed query go through
+ * `printableText`, the JSON through `printableJson`, so no terminal control
+ * sequence from the archive reaches the reader's terminal.
+ *
  * @module
  */
 import { operands, parseArgs } from "./_args.ts";
 import { isoTime, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
+import { printableJson, printableText } from "../base/printable_text.ts";
 
 const USAGE = "usage: yarp search QUERY... [--limit N] [--json]\n";
 const DEFAULT_LIMIT = 10;
@@ -36,19 +41,19 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     const hits = searchCalls(db, query, limit);
     if (parsed.flags.has("--json")) {
       io.out(
-        JSON.stringify(hits.map((hit) => ({
+        printableJson(JSON.stringify(hits.map((hit) => ({
           id: hit.id,
           created: new Date(hit.createdMs).toISOString(),
           command: hit.command,
           exit_code: hit.exitCode,
           signal: hit.signal,
           snippet: hit.snippet,
-        }))) + "\n",
+        })))) + "\n",
       );
       return hits.length > 0 ? 0 : 1;
     }
     if (hits.length === 0) {
-      io.out(`no archived call matches '${query}'\n`);
+      io.out(`no archived call matches '${printableText(query)}'\n`);
       return 1;
     }
     let text = "";
@@ -57,9 +62,9 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
         ? `exit ${hit.exitCode ?? "?"}`
         : `${hit.signal} (${hit.exitCode})`;
       text += `${hit.id}  ${isoTime(hit.createdMs)}  ${status}  ${
-        hit.command.replace(/\s+/g, " ")
+        printableText(hit.command.replace(/\s+/g, " "))
       }\n`;
-      if (hit.snippet !== "") text += `    ${hit.snippet}\n`;
+      if (hit.snippet !== "") text += `    ${printableText(hit.snippet)}\n`;
     }
     io.out(text + `read one exactly with: yarp read ID\n`);
     return 0;
