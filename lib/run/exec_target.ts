@@ -29,7 +29,8 @@ export type StatFile = (
   path: string,
 ) => { isFile: boolean; isDirectory: boolean; mode: number | null } | undefined;
 
-function statFile(path: string): ReturnType<StatFile> {
+/** The facts `stat` gives for `path` (following symlinks), or undefined when nothing is there. */
+export function statFile(path: string): ReturnType<StatFile> {
   try {
     return Deno.statSync(path);
   } catch {

@@ -23,7 +23,9 @@
  * instead of the reduced ones, then one line on stderr says why; when the
  * capture kept nothing, the marker says no exact copy exists.
  *
- * The child's argv is exact, argv[0] included: see `exec_target.ts`.
+ * The child's argv is exact, argv[0] included: see `exec_target.ts`. A
+ * working directory deleted before YARP started, which the launcher hands
+ * over, is where the child starts: see `caller_cwd.ts`.
  *
  * @module
  */
@@ -31,6 +33,7 @@ import type { ReductionRule } from "../rules/model.ts";
 import type { Recovery, StreamReducer } from "../reduce/mod.ts";
 import { shellExitStatus } from "./child_status.ts";
 import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
+import { callerCwdTarget, processCallerCwd, statInside } from "./caller_cwd.ts";
 import { describeSpawnFailure } from "./spawn_error.ts";
 import { firstLine } from "../base/error_message.ts";
 import { type SyncWriter, writeAll } from "../base/write_all.ts";
@@ -147,7 +150,19 @@ async function runChild(
 ): Promise<number> {
   const program = argv[0];
   const searchPath = readPath();
-  const lookup = lookupProgram(program, searchPath);
+  const callerCwd = processCallerCwd();
+  const envPath = envOnPath(searchPath);
+  if (callerCwd !== undefined && ("error" in callerCwd || envPath === undefined)) {
+    const reason = "error" in callerCwd ? callerCwd.error : "no env program to start it there";
+    const message = `yarp: ${program}: cannot start in the deleted working directory: ${reason}\n`;
+    writeOrReport("stderr", streams, new TextEncoder().encode(message));
+    return 126;
+  }
+  const lookup = lookupProgram(
+    program,
+    searchPath,
+    callerCwd === undefined ? undefined : statInside(),
+  );
   if (lookup.kind !== "found") {
     const error = lookup.kind === "missing"
       ? new Deno.errors.NotFound(program)
@@ -158,7 +173,9 @@ async function runChild(
     writeOrReport("stderr", streams, new TextEncoder().encode(failure.message));
     return failure.status;
   }
-  const target = spawnTarget(argv, envOnPath(searchPath));
+  const target = callerCwd === undefined
+    ? spawnTarget(argv, envPath)
+    : callerCwdTarget(argv, callerCwd, envPath!);
   const relay = new SignalRelay();
   try {
     let child: Deno.ChildProcess;
