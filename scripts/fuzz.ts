@@ -523,14 +523,15 @@ function describe(error: unknown): string {
 /**
  * Runs inputs `from` to `from + count - 1` of `target` under `seed` in this
  * process and returns the figures. Never throws for a finding; `onProgress`
- * is called every 10,000 inputs with the number done.
+ * is called every 10,000 inputs with the number done and the figures so
+ * far (so a campaign stopped early can still say how far it got).
  */
 export async function fuzzTarget(
   target: Target,
   seed: number,
   from: number,
   count: number,
-  onProgress?: (done: number) => void,
+  onProgress?: (done: number, soFar: string) => void,
 ): Promise<TargetReport> {
   const parser = target === "shell" || target === "result-reduce"
     ? await loadShellParser()
@@ -586,7 +587,11 @@ export async function fuzzTarget(
       else crashes++;
       if (findings.length < 5) findings.push({ index, problem });
     }
-    if (onProgress !== undefined && (index - from + 1) % 10_000 === 0) onProgress(index - from + 1);
+    if (onProgress !== undefined && (index - from + 1) % 10_000 === 0) {
+      const soFar = `crashes ${crashes}, hangs ${hangs}, unrecovered ${unrecovered}, ` +
+        `accepted ${accepted}, slowest ${slowestMs.toFixed(2)} ms (index ${slowestIndex})`;
+      onProgress(index - from + 1, soFar);
+    }
   }
   return {
     target,
@@ -744,11 +749,17 @@ async function main(args: string[]): Promise<number> {
     const started = performance.now();
     let report: TargetReport;
     if (options.workers === 1) {
-      report = await fuzzTarget(target, options.seed, options.from, options.inputs, (done) => {
-        if (!options.json && done % 100_000 === 0) {
-          console.error(`fuzz: ${target}: ${done.toLocaleString("en-US")} inputs`);
-        }
-      });
+      report = await fuzzTarget(
+        target,
+        options.seed,
+        options.from,
+        options.inputs,
+        (done, soFar) => {
+          if (!options.json && done % 50_000 === 0) {
+            console.error(`fuzz: ${target}: ${done.toLocaleString("en-US")} inputs; ${soFar}`);
+          }
+        },
+      );
     } else {
       const per = Math.ceil(options.inputs / options.workers);
       const shards = [];
