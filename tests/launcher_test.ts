@@ -99,3 +99,19 @@ Deno.test("without a runtime the launcher says so in one line and exits 127", as
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a Deno cache without YARP's packages gives one line and status 70, no stack trace", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = await new Deno.Command(LAUNCHER, {
+      args: ["rules", "list"],
+      env: { PATH: "/usr/bin:/bin", HOME: dir, DENO_DIR: dir, YARP_DENO: Deno.execPath() },
+      clearEnv: true,
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 70);
+    assert.match(err, /^yarp: cannot load 'rules': [^\n]*run 'deno install' once[^\n]*\n$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

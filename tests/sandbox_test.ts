@@ -287,3 +287,23 @@ Deno.test("a relative XDG_STATE_HOME is ignored by launcher and library: the cop
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a permission failure is a YARP message naming the path, never --allow-all advice", async () => {
+  const { dir, env } = await scratch();
+  try {
+    for (const output of ["/dev/null", "/proc/yarp-no-such.yrp"]) {
+      const out = await new Deno.Command(YARP, {
+        args: ["rules", "compile", join(ROOT, "rules"), "--output", output],
+        env,
+        clearEnv: true,
+        cwd: dir,
+      }).output();
+      const err = decoder.decode(out.stderr);
+      assert.notEqual(out.code, 0, `${output}: ${err}`);
+      assert.doesNotMatch(err, /--allow-|run again/, err);
+      assert.match(err, /^yarp rules compile: [^\n]+\n$/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -7,6 +7,7 @@
 import { processTextIo, type TextIo } from "./io.ts";
 import { YARP_VERSION } from "./version.ts";
 import { dropRuntimeEnv } from "../config/env.ts";
+import { firstLine, sandboxMessage } from "../base/error_message.ts";
 
 const USAGE = `yarp ${YARP_VERSION}: run shell commands with bounded, exact-recoverable output
 
@@ -76,5 +77,25 @@ export async function main(args: string[], io: TextIo = processTextIo): Promise<
     io.err(`yarp: unknown command '${name}' (see 'yarp --help')\n`);
     return 2;
   }
-  return await (await load())(rest, io);
+  let command: Command;
+  try {
+    command = await load();
+  } catch (error) {
+    // The one way a module load fails at run time: the launcher resolves npm
+    // packages from the Deno cache only, and the cache lacks one.
+    io.err(
+      `yarp: cannot load '${name}': ${
+        firstLine(error)
+      } (run 'deno install' once where YARP's deno.json is)\n`,
+    );
+    return 70;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    const message = error instanceof Error ? sandboxMessage(error.message) : undefined;
+    if (message === undefined) throw error;
+    io.err(`yarp ${name}: ${message}\n`);
+    return 1;
+  }
 }
