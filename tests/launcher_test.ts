@@ -115,3 +115,19 @@ Deno.test("a Deno cache without YARP's packages gives one line and status 70, no
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("doctor names the state directory the launcher granted, and that it is writable", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = await new Deno.Command(LAUNCHER, {
+      args: ["doctor"],
+      env: { PATH: "/usr/bin:/bin", HOME: dir, XDG_STATE_HOME: "rel", YARP_DENO: Deno.execPath() },
+      clearEnv: true,
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, text);
+    assert.ok(text.includes(`state directory: ${dir}/.local/state/yarp (write granted)\n`), text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -81,13 +81,13 @@ export async function main(args: string[], io: TextIo = processTextIo): Promise<
   try {
     command = await load();
   } catch (error) {
-    // The one way a module load fails at run time: the launcher resolves npm
-    // packages from the Deno cache only, and the cache lacks one.
-    io.err(
-      `yarp: cannot load '${name}': ${
-        firstLine(error)
-      } (run 'deno install' once where YARP's deno.json is)\n`,
-    );
+    // A module load fails at run time when the Deno cache lacks an npm
+    // package (the launcher resolves from the cache only) or the sandbox
+    // denies reading the sources.
+    const denied = error instanceof Error ? sandboxMessage(error.message) : undefined;
+    const hint = denied ??
+      `${firstLine(error)} (run 'deno install' once where YARP's deno.json is)`;
+    io.err(`yarp: cannot load '${name}': ${hint}\n`);
     return 70;
   }
   try {
