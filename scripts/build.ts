@@ -1,13 +1,11 @@
 /**
- * `deno task build`: writes the single-file artefact `dist/yarp.js` with
- * `deno bundle` (run it with `deno run` and the launcher's permission flags),
- * and, when `DENORT_BIN` names a denort runtime, the self-contained program
- * `dist/yarp` with `deno compile`. Exits non-zero when a step fails.
- *
- * A compiled program fixes its permissions at build time, when the user's
- * state directory is not known yet, so it gets `--allow-write` without a
- * scope; the code itself still writes only to the state directory and to an
- * explicit `--output` path. The bundle keeps the launcher's scoped flags.
+ * `deno task build [--out DIR]`: writes the single-file artefact
+ * `dist/yarp.js` with `deno bundle` (run it with `deno run` and the flags of
+ * `lib/base/sandbox.json`), when `DENORT_BIN` names a denort runtime the
+ * self-contained program `dist/yarp` with `deno compile` of that bundle, and
+ * `dist/SHA256SUMS` over what it wrote. Same sources, same bytes
+ * (tests/release_test.ts). Exits non-zero when a step fails or the version
+ * in `deno.json` and `lib/cli/version.ts` differ. See docs/release.md.
  *
  * The bundle is self-contained: the shell parser's WebAssembly comes in
  * through `type: "bytes"` imports, which `deno bundle --unstable-raw-imports`
@@ -15,12 +13,11 @@
  * does only what the command needs (see its comment); the build fails when
  * the bundler's output no longer has the expected shape.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { SANDBOX } from "../lib/base/sandbox.ts";
+import { YARP_VERSION } from "../lib/cli/version.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
-// LOG_TOKENS and LOG_STREAM are npm:yaml's debug switches, read while parsing the config file.
-const ENV_NAMES =
-  "HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,YARP_ARCHIVE,YARP_ARCHIVE_PATH,YARP_CONFIG,YARP_DEBUG,LOG_TOKENS,LOG_STREAM";
 
 async function deno(args: string[]): Promise<boolean> {
   const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn().status;
@@ -100,43 +97,81 @@ export function escapeNonAscii(source: string): string {
   );
 }
 
+/**
+ * Fails unless `lib/cli/version.ts` and `deno.json` name the same version;
+ * returns it. The bundle and the compiled program both carry it through
+ * `version.ts`, and `yarp --version` prints it.
+ */
+async function stampedVersion(): Promise<string> {
+  const { version } = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  if (version !== YARP_VERSION) {
+    throw new Error(
+      `deno.json: version '${version}' differs from lib/cli/version.ts '${YARP_VERSION}'`,
+    );
+  }
+  return version;
+}
+
+/** `sha256sum` lines (`HEX  NAME`) for the named files of `dir`, in the given order. */
+async function checksums(dir: string, names: string[]): Promise<string> {
+  let text = "";
+  for (const name of names) {
+    const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(join(dir, name)));
+    text += `${new Uint8Array(digest).toHex()}  ${name}\n`;
+  }
+  return text;
+}
+
 if (import.meta.main) {
-  await Deno.mkdir(join(ROOT, "dist"), { recursive: true });
+  // `--out DIR` (default dist/): tests build twice into two directories.
+  const outIndex = Deno.args.indexOf("--out");
+  const out = outIndex >= 0 ? resolve(Deno.args[outIndex + 1]) : join(ROOT, "dist");
+  const version = await stampedVersion();
+  await Deno.mkdir(out, { recursive: true });
+  const bundle = join(out, "yarp.js");
   const bundled = await deno([
     "bundle",
     "--quiet",
     "--unstable-raw-imports",
     "--output",
-    "dist/yarp.js",
+    bundle,
     "main.ts",
   ]);
   if (!bundled) Deno.exit(1);
-  const path = join(ROOT, "dist/yarp.js");
-  await Deno.writeTextFile(path, startupRewrite(await Deno.readTextFile(path)));
-  console.log("wrote dist/yarp.js");
+  await Deno.writeTextFile(bundle, startupRewrite(await Deno.readTextFile(bundle)));
+  console.log(`wrote ${bundle} (yarp ${version})`);
+  const names = ["yarp.js"];
 
-  if (Deno.env.get("DENORT_BIN")) await compileProgram();
-  else {
+  if (Deno.env.get("DENORT_BIN")) {
+    await compileProgram(bundle, join(out, "yarp"));
+    names.push("yarp");
+  } else {
     console.log(
-      "skipped dist/yarp: set DENORT_BIN to a denort runtime to build the compiled program",
+      "skipped dist/yarp: set DENORT_BIN to a denort runtime (docs/release.md) to build it",
     );
   }
+  await Deno.writeTextFile(join(out, "SHA256SUMS"), await checksums(out, names));
+  console.log(`wrote ${join(out, "SHA256SUMS")}`);
 }
 
-async function compileProgram(): Promise<void> {
+/**
+ * Compiles the bundle into a self-contained program with the sandbox's
+ * flags baked in. Its state directory is not known at build time, so it
+ * gets `--allow-write` without a scope (the code still writes only to the
+ * state directory and an explicit output path).
+ */
+async function compileProgram(bundle: string, output: string): Promise<void> {
   const ok = await deno([
     "compile",
-    "--quiet",
-    "--no-prompt",
-    "--unstable-raw-imports",
-    "--allow-run",
-    "--allow-read",
+    "--no-check",
+    ...SANDBOX.flags,
+    ...SANDBOX.artefactFlags,
+    `--allow-env=${SANDBOX.env.join(",")}`,
     "--allow-write",
-    `--allow-env=${ENV_NAMES}`,
     "--output",
-    "dist/yarp",
-    "main.ts",
+    output,
+    bundle,
   ]);
   if (!ok) Deno.exit(1);
-  console.log("wrote dist/yarp");
+  console.log(`wrote ${output}`);
 }

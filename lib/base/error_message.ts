@@ -18,7 +18,44 @@
  * ```
  */
 export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return sandboxMessage(message) ?? message;
+}
+
+const REQUIRES =
+  /^Requires (\w+) access to "?(.*?)"?, (?:run again with|specify the required permissions)[^\n]*/;
+
+/**
+ * YARP's words for a permission failure of Deno's sandbox (`Requires write
+ * access to "/x", run again with the --allow-write flag`): what YARP needed,
+ * for which path or name, and where the sandbox is described; never the
+ * advice to widen it. Undefined for any other message.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { sandboxMessage } from "./error_message.ts";
+ * equal(
+ *   sandboxMessage('Requires all access to "/dev/sda", run again with the --allow-all flag'),
+ *   'YARP needed full access to "/dev/sda" (Deno asks that for paths under /dev and /proc), ' +
+ *     "which its sandbox never grants",
+ * );
+ * equal(sandboxMessage("disk full"), undefined);
+ * ```
+ */
+export function sandboxMessage(message: string): string | undefined {
+  const match = REQUIRES.exec(message);
+  if (match === null) return undefined;
+  const [, kind, target] = match;
+  if (kind === "all") {
+    return `YARP needed full access to "${target}" (Deno asks that for paths under /dev and /proc), which its sandbox never grants`;
+  }
+  const what = kind === "write"
+    ? "YARP's sandbox lets it write only its state directory and an explicit output path's directory"
+    : kind === "env"
+    ? "YARP's sandbox lets it read only the variables listed in lib/base/sandbox.json"
+    : "YARP's sandbox does not grant it (see docs/release.md)";
+  return `YARP needed ${kind} access to "${target}"; ${what}`;
 }
 
 /**

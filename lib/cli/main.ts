@@ -6,6 +6,8 @@
  */
 import { processTextIo, type TextIo } from "./io.ts";
 import { YARP_VERSION } from "./version.ts";
+import { dropRuntimeEnv } from "../config/env.ts";
+import { firstLine, sandboxMessage } from "../base/error_message.ts";
 
 const USAGE = `yarp ${YARP_VERSION}: run shell commands with bounded, exact-recoverable output
 
@@ -52,9 +54,11 @@ command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 /**
  * Runs the subcommand named by `args[0]` and returns its exit status. Unknown
  * subcommands and missing arguments print one usage line to `io.err` and
- * return 2; `--help` prints usage and returns 0.
+ * return 2; `--help` prints usage and returns 0. First deletes the variables a
+ * launcher set for Deno alone (see `dropRuntimeEnv`).
  */
 export async function main(args: string[], io: TextIo = processTextIo): Promise<number> {
+  dropRuntimeEnv();
   const [name, ...rest] = args;
   if (name === undefined) {
     io.err(USAGE);
@@ -73,5 +77,25 @@ export async function main(args: string[], io: TextIo = processTextIo): Promise<
     io.err(`yarp: unknown command '${name}' (see 'yarp --help')\n`);
     return 2;
   }
-  return await (await load())(rest, io);
+  let command: Command;
+  try {
+    command = await load();
+  } catch (error) {
+    // A module load fails at run time when the Deno cache lacks an npm
+    // package (the launcher resolves from the cache only) or the sandbox
+    // denies reading the sources.
+    const denied = error instanceof Error ? sandboxMessage(error.message) : undefined;
+    const hint = denied ??
+      `${firstLine(error)} (run 'deno install' once where YARP's deno.json is)`;
+    io.err(`yarp: cannot load '${name}': ${hint}\n`);
+    return 70;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    const message = error instanceof Error ? sandboxMessage(error.message) : undefined;
+    if (message === undefined) throw error;
+    io.err(`yarp ${name}: ${message}\n`);
+    return 1;
+  }
 }

@@ -1,0 +1,309 @@
+/**
+ * The sandbox holds (issue 13, items 6, 8 and 10): no YARP process opens an
+ * internet socket or connects anywhere (Deno's update check and npm
+ * metadata fetches included, with a Deno cache that holds the package files
+ * but no registry metadata), the child's environment stays the caller's,
+ * `LOG_TOKENS`/`LOG_STREAM` print nothing, and a relative XDG_STATE_HOME is
+ * ignored by the launcher and the library alike.
+ *
+ * The syscall check needs Debian's `strace`: set `YARP_TEST_INSTALL_STRACE=1`
+ * to have the test `apt-get install` it, else it skips with a message.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dirname!, "..");
+const YARP = join(ROOT, "bin", "yarp");
+const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+const decoder = new TextDecoder();
+
+async function have(program: string): Promise<boolean> {
+  try {
+    const { code } = await new Deno.Command("sh", { args: ["-c", `command -v ${program}`] })
+      .output();
+    return code === 0;
+  } catch {
+    return false;
+  }
+}
+
+async function strace(): Promise<boolean> {
+  if (await have("strace")) return true;
+  if (Deno.env.get("YARP_TEST_INSTALL_STRACE") === "1") {
+    await new Deno.Command("apt-get", { args: ["install", "-y", "-qq", "strace"] }).output();
+  }
+  return await have("strace");
+}
+
+/**
+ * Sockets and connects made by processes running `deno` (YARP itself), from
+ * an `strace -f` log: each process inherits its parent's program at fork and
+ * takes the name of what it executes, so the child command's own traffic
+ * (npm's, say) is not YARP's.
+ */
+export function yarpNetworkCalls(log: string): string[] {
+  const program = new Map<string, string>();
+  const found: string[] = [];
+  for (const line of log.split("\n")) {
+    const match = /^(\d+) +(.*)$/.exec(line);
+    if (match === null) continue;
+    const [, pid, call] = match;
+    const exec = /execve\("([^"]*)"/.exec(call);
+    if (exec !== null) program.set(pid, exec[1].slice(exec[1].lastIndexOf("/") + 1));
+    const fork = /(clone3?|v?fork)\b.*= (\d+)$/.exec(call);
+    if (fork !== null) program.set(fork[2], program.get(pid) ?? "?");
+    const yarp = (program.get(pid) ?? "?") === "deno";
+    if (yarp && (/socket\(AF_INET6?\b/.test(call) || /^connect\(|connect resumed/.test(call))) {
+      found.push(line);
+    }
+  }
+  return found;
+}
+
+Deno.test("yarpNetworkCalls counts YARP's sockets and not its child's", () => {
+  const log = [
+    '10 execve("/usr/bin/deno", ["deno"], 0x0 /* 3 vars */) = 0',
+    "10 clone3({flags=CLONE_VM}, 88) = 11",
+    "11 socket(AF_INET, SOCK_DGRAM, IPPROTO_IP) = 23",
+    "10 clone3({flags=CLONE_VM}, 88) = 12",
+    '12 execve("/usr/bin/npm", ["npm"], 0x0 /* 3 vars */) = 0',
+    "12 socket(AF_INET6, SOCK_STREAM, IPPROTO_TCP) = 5",
+    "12 connect(5, {sa_family=AF_INET6}, 28) = 0",
+    '10 connect(3, {sa_family=AF_UNIX, sun_path="/x"}, 110) = -1 ENOENT',
+  ].join("\n");
+  assert.deepEqual(yarpNetworkCalls(log), [
+    "11 socket(AF_INET, SOCK_DGRAM, IPPROTO_IP) = 23",
+    '10 connect(3, {sa_family=AF_UNIX, sun_path="/x"}, 110) = -1 ENOENT',
+  ]);
+});
+
+async function scratch(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = await Deno.makeTempDir({ prefix: "yarp_sandbox_" });
+  const project = join(dir, "project");
+  await Deno.mkdir(project);
+  const script = "for(let i=0;i<2000;i++)console.log('test '+i+' ok');" +
+    "console.error('1 failing');process.exit(1)";
+  await Deno.writeTextFile(
+    join(project, "package.json"),
+    JSON.stringify({ name: "p", version: "1.0.0", scripts: { test: `node -e "${script}"` } }),
+  );
+  return {
+    dir,
+    env: { HOME: dir, PATH: Deno.env.get("PATH")!, YARP_DENO: Deno.execPath(), DENO_DIR },
+  };
+}
+
+/** A copy of the Deno cache's npm package files without the registry metadata. */
+async function cacheWithoutMetadata(dir: string): Promise<string> {
+  const copy = join(dir, "deno-cache");
+  await Deno.mkdir(copy);
+  const { code } = await new Deno.Command("cp", { args: ["-R", `${DENO_DIR}/npm`, copy] })
+    .output();
+  assert.equal(code, 0);
+  const out = await new Deno.Command("find", {
+    args: [copy, "-name", "registry.json", "-delete"],
+  }).output();
+  assert.equal(out.code, 0);
+  return copy;
+}
+
+interface Traced {
+  code: number;
+  stdout: string;
+  stderr: string;
+  network: string[];
+}
+
+async function traced(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  stdin?: string,
+): Promise<Traced> {
+  const log = join(env.HOME, `strace-${crypto.randomUUID()}.log`);
+  const child = new Deno.Command("strace", {
+    args: [
+      "-f",
+      "-qq",
+      "-e",
+      "trace=execve,clone,clone3,fork,vfork,socket,connect",
+      "-o",
+      log,
+      YARP,
+      ...args,
+    ],
+    env,
+    clearEnv: true,
+    cwd,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const out = await child.output();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+    network: yarpNetworkCalls(await Deno.readTextFile(log)),
+  };
+}
+
+Deno.test("no YARP process opens a socket: reduced, pass-through, rewrite, result-reduce, read", async (t) => {
+  if (!(await strace())) {
+    console.log(
+      "skipped: strace is not installed (apt-get install strace, or YARP_TEST_INSTALL_STRACE=1)",
+    );
+    return;
+  }
+  const { dir, env: base } = await scratch();
+  try {
+    const env = { ...base, DENO_DIR: await cacheWithoutMetadata(dir) };
+    const project = join(dir, "project");
+    const direct = await new Deno.Command("npm", { args: ["test"], cwd: project, env }).output();
+    const output = decoder.decode(direct.stdout) + decoder.decode(direct.stderr);
+    let id = "";
+    const paths: [string, string[], string?][] = [
+      ["reduced run", ["run", "--", "npm", "test"]],
+      ["pass-through run", ["run", "--", "sh", "-c", "echo hi; exit 3"]],
+      ["rewrite", ["rewrite", "--", "git status"]],
+      ["result-reduce", ["result-reduce", "--command", "npm test", "--exit-code", "1"], output],
+    ];
+    for (const [name, args, stdin] of paths) {
+      await t.step(name, async () => {
+        const result = await traced(args, env, project, stdin);
+        assert.deepEqual(result.network, [], `${name}: ${result.stderr}`);
+        if (name === "reduced run") {
+          assert.equal(result.code, 1, result.stderr);
+          id = /yarp read ([0-9a-f]+)/.exec(result.stdout + result.stderr)?.[1] ?? "";
+          assert.ok(id, "npm test was reduced with a recovery id");
+        }
+        if (name === "pass-through run") assert.equal(result.stdout, "hi\n");
+        if (name === "rewrite") assert.match(result.stdout, /^yarp run --expect-rule git\/status /);
+        if (name === "result-reduce") assert.match(result.stdout, /yarp read [0-9a-f]+/);
+      });
+    }
+    await t.step("read", async () => {
+      const result = await traced(["read", id], env, project);
+      assert.deepEqual(result.network, []);
+      assert.equal(result.stdout, decoder.decode(direct.stdout));
+    });
+    // The metadata was never fetched back into the cache.
+    const metadata = await new Deno.Command("find", {
+      args: [env.DENO_DIR, "-name", "registry.json"],
+    }).output();
+    assert.equal(decoder.decode(metadata.stdout), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the child gets the caller's environment exactly, DENO_NO_UPDATE_CHECK included", async () => {
+  const { dir, env } = await scratch();
+  try {
+    const extras: Record<string, string>[] = [{}, { DENO_NO_UPDATE_CHECK: "mine" }, {
+      DENO_NO_UPDATE_CHECK: "",
+    }];
+    for (const extra of extras) {
+      const caller = { ...env, ...extra, YARP_SANDBOX_MARK: "x y" };
+      const out = await new Deno.Command(YARP, {
+        args: ["run", "--", "env", "-0"],
+        env: caller,
+        clearEnv: true,
+        cwd: dir,
+      }).output();
+      assert.equal(out.code, 0, decoder.decode(out.stderr));
+      const seen = Object.fromEntries(
+        decoder.decode(out.stdout).split("\0").filter((e) => e !== "").map((e) => {
+          const eq = e.indexOf("=");
+          return [e.slice(0, eq), e.slice(eq + 1)];
+        }),
+      );
+      // bash, which runs the launcher, sets PWD and SHLVL as any shell does.
+      delete seen.PWD;
+      delete seen.SHLVL;
+      delete seen._;
+      assert.deepEqual(seen, caller);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("LOG_TOKENS and LOG_STREAM make no library write to YARP's output", async () => {
+  const { dir, env } = await scratch();
+  try {
+    const configDir = join(dir, "config", "yarp");
+    await Deno.mkdir(configDir, { recursive: true });
+    await Deno.writeTextFile(join(configDir, "config.yaml"), "archive:\n  max_age_days: 3\n");
+    const results: string[] = [];
+    const debugs: Record<string, string>[] = [{}, { LOG_TOKENS: "1", LOG_STREAM: "1" }];
+    for (const debug of debugs) {
+      // A reduced run parses the config file with npm:yaml.
+      const out = await new Deno.Command(YARP, {
+        args: ["run", "--", "npm", "test"],
+        env: {
+          ...env,
+          ...debug,
+          XDG_CONFIG_HOME: join(dir, "config"),
+          npm_config_update_notifier: "false",
+        },
+        clearEnv: true,
+        cwd: join(dir, "project"),
+      }).output();
+      assert.equal(out.code, 1);
+      const text = `${decoder.decode(out.stdout)}\n--stderr--\n${decoder.decode(out.stderr)}`;
+      assert.match(text, /yarp read [0-9a-f]+/);
+      results.push(text.replace(/yarp read [0-9a-f]+/g, "yarp read ID"));
+    }
+    assert.equal(results[1], results[0]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a relative XDG_STATE_HOME is ignored by launcher and library: the copy is kept", async () => {
+  const { dir, env } = await scratch();
+  try {
+    const caller = { ...env, XDG_STATE_HOME: "relative-state" };
+    const project = join(dir, "project");
+    const out = await new Deno.Command(YARP, {
+      args: ["run", "--", "npm", "test"],
+      env: caller,
+      clearEnv: true,
+      cwd: project,
+    }).output();
+    const text = decoder.decode(out.stdout) + decoder.decode(out.stderr);
+    assert.doesNotMatch(text, /no exact copy/);
+    const id = /yarp read ([0-9a-f]+)/.exec(text)?.[1];
+    assert.ok(id, text.slice(-400));
+    await Deno.stat(join(dir, ".local", "state", "yarp", "archive.sqlite3"));
+    await assert.rejects(Deno.stat(join(project, "relative-state")));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a permission failure is a YARP message naming the path, never --allow-all advice", async () => {
+  const { dir, env } = await scratch();
+  try {
+    for (const output of ["/dev/null", "/proc/yarp-no-such.yrp"]) {
+      const out = await new Deno.Command(YARP, {
+        args: ["rules", "compile", join(ROOT, "rules"), "--output", output],
+        env,
+        clearEnv: true,
+        cwd: dir,
+      }).output();
+      const err = decoder.decode(out.stderr);
+      assert.notEqual(out.code, 0, `${output}: ${err}`);
+      assert.doesNotMatch(err, /--allow-|run again/, err);
+      assert.match(err, /^yarp rules compile: [^\n]+\n$/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
