@@ -142,6 +142,15 @@ export function markerArchiveId(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The byte count in a marker's `omitted N lines (B bytes)` clause, for a
+ * result `yarp run` already reduced; undefined without such a marker.
+ */
+export function markerOmittedBytes(text: string): number | undefined {
+  const match = /\[yarp: [^\n\]]*· omitted [0-9,]+ lines? \(([0-9,]+) bytes?\)/.exec(text);
+  return match === null ? undefined : Number(match[1].replaceAll(",", ""));
+}
+
 /** What to do with a finished result after `yarp result-reduce`. */
 export type ResultDecision =
   | { readonly replace: true; readonly text: string; readonly archiveId: string }

@@ -24,6 +24,7 @@ import { joinReducedResult, splitBashResult } from "./bash_result.ts";
 import {
   decideReducedResult,
   isYarpCommand,
+  markerOmittedBytes,
   type PassReason,
   type ProcessOutcome,
   readRewriteReply,
@@ -170,7 +171,14 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
     if (off) return "off";
     const state = await prepare(ctx);
-    return state.disabledReason === undefined ? state : "disabled";
+    return state.disabledReason === undefined && hung === undefined ? state : "disabled";
+  };
+  /** A binary that timed out once is not asked again this session, so a hang costs one timeout. */
+  let hung: string | undefined;
+  const noteTimeout = (ctx: PiContext, outcome: ProcessOutcome, what: string) => {
+    if (outcome.kind !== "timeout" || hung !== undefined) return;
+    hung = `'yarp ${what}' timed out`;
+    say(ctx, `YARP disabled for this session: ${hung}`, "warning");
   };
 
   pi.on("session_start", async (_event: never, ctx: PiContext) => {
@@ -204,6 +212,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         timeoutMs: REWRITE_TIMEOUT_MS,
         cwd: ctx.cwd,
       });
+      noteTimeout(ctx, outcome, "rewrite");
       const reply = readRewriteReply(outcome, invocationWords(binary));
       if ("reason" in reply) {
         if (reply.reason !== "not-selected") {
@@ -240,14 +249,19 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         record({ kind: "pass", stage: "result", reason });
         return undefined;
       };
-      if (wrapped.delete(id)) return pass("wrapped");
+      if (wrapped.delete(id)) {
+        const text = textOf(content);
+        const omitted = text === undefined ? undefined : markerOmittedBytes(text);
+        if (text !== undefined && omitted !== undefined) {
+          record({ kind: "reduced-by-run", charsAfter: text.length, omittedBytes: omitted });
+        }
+        return pass("wrapped");
+      }
       if (isYarpCommand(command)) return pass("yarp-command");
       const state = await usable(ctx);
       if (typeof state === "string") return pass(state);
-      if (!Array.isArray(content) || content.length !== 1 || content[0]?.type !== "text") {
-        return pass("not-text");
-      }
-      const visible = String(content[0].text ?? "");
+      const visible = textOf(content);
+      if (visible === undefined) return pass("not-text");
       const failed = isError === true;
       const parts = toolName === "bash" ? splitBashResult(visible, failed) : {
         body: visible,
@@ -268,6 +282,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         ["result-reduce", "--command", command, ...exit, ...packs],
         { stdin: whole, timeoutMs: RESULT_TIMEOUT_MS, cwd: ctx.cwd },
       );
+      noteTimeout(ctx, outcome, "result-reduce");
       const decision = decideReducedResult(whole, outcome);
       if (!decision.replace) {
         if (
@@ -341,6 +356,13 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       }
     },
   });
+}
+
+/** The one text part of a tool result, else undefined. */
+function textOf(content: unknown): string | undefined {
+  if (!Array.isArray(content) || content.length !== 1) return undefined;
+  const part = content[0] as { type?: unknown; text?: unknown };
+  return part?.type === "text" && typeof part.text === "string" ? part.text : undefined;
 }
 
 function describe(outcome: ProcessOutcome): string {

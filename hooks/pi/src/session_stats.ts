@@ -17,6 +17,7 @@ export type SessionEvent =
     readonly charsAfter: number;
     readonly archiveId: string;
   }
+  | { readonly kind: "reduced-by-run"; readonly charsAfter: number; readonly omittedBytes: number }
   | { readonly kind: "pass"; readonly stage: "rewrite" | "result"; readonly reason: PassReason }
   | { readonly kind: "error"; readonly code: string; readonly detail: string };
 
@@ -28,6 +29,11 @@ export interface SessionStats {
   readonly charsBefore: number;
   /** Characters of the same results after reduction. */
   readonly charsAfter: number;
+  /** Results `yarp run` reduced (wrapped commands). */
+  readonly reducedByRun: number;
+  /** Their characters as shown, and the bytes their markers say were omitted. */
+  readonly runCharsAfter: number;
+  readonly runOmittedBytes: number;
   /** Pass-through counts keyed `stage:reason`. */
   readonly passThrough: Readonly<Record<string, number>>;
   /** Error counts by code. */
@@ -48,6 +54,9 @@ export const EMPTY_STATS: SessionStats = {
   reduced: 0,
   charsBefore: 0,
   charsAfter: 0,
+  reducedByRun: 0,
+  runCharsAfter: 0,
+  runOmittedBytes: 0,
   passThrough: {},
   errors: {},
   lastErrors: [],
@@ -80,6 +89,13 @@ export function recordEvent(stats: SessionStats, event: SessionEvent): SessionSt
         charsBefore: stats.charsBefore + event.charsBefore,
         charsAfter: stats.charsAfter + event.charsAfter,
         archiveIds: [...stats.archiveIds, event.archiveId].slice(-MAX_IDS),
+      };
+    case "reduced-by-run":
+      return {
+        ...stats,
+        reducedByRun: stats.reducedByRun + 1,
+        runCharsAfter: stats.runCharsAfter + event.charsAfter,
+        runOmittedBytes: stats.runOmittedBytes + event.omittedBytes,
       };
     case "pass":
       return { ...stats, passThrough: bump(stats.passThrough, `${event.stage}:${event.reason}`) };
@@ -131,6 +147,7 @@ export function renderReport(stats: SessionStats, facts: ReportFacts): string {
     `commands rewritten to yarp run: ${stats.rewritten}`,
     `results reduced by yarp result-reduce: ${stats.reduced}`,
     `characters before → after: ${stats.charsBefore} → ${stats.charsAfter} (saved ${saved})`,
+    `results reduced by yarp run: ${stats.reducedByRun} (${stats.runCharsAfter} characters shown, ${stats.runOmittedBytes} bytes omitted)`,
   ];
   const passes = sortedLines(stats.passThrough);
   lines.push(
