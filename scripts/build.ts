@@ -16,11 +16,9 @@
  * the bundler's output no longer has the expected shape.
  */
 import { join } from "node:path";
+import { SANDBOX } from "../lib/base/sandbox.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
-// LOG_TOKENS and LOG_STREAM are npm:yaml's debug switches, read while parsing the config file.
-const ENV_NAMES =
-  "HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,YARP_ARCHIVE,YARP_ARCHIVE_PATH,YARP_CONFIG,YARP_DEBUG,LOG_TOKENS,LOG_STREAM";
 
 async function deno(args: string[]): Promise<boolean> {
   const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: ROOT }).spawn().status;
@@ -126,13 +124,10 @@ if (import.meta.main) {
 async function compileProgram(): Promise<void> {
   const ok = await deno([
     "compile",
-    "--quiet",
-    "--no-prompt",
     "--unstable-raw-imports",
-    "--allow-run",
-    "--allow-read",
+    ...SANDBOX.flags,
+    `--allow-env=${SANDBOX.env.join(",")}`,
     "--allow-write",
-    `--allow-env=${ENV_NAMES}`,
     "--output",
     "dist/yarp",
     "main.ts",

@@ -12,6 +12,7 @@
  */
 import type { EnvReader, YarpConfig } from "../config/mod.ts";
 import { parentDir } from "./store.ts";
+import { stateDirectory as sandboxStateDirectory } from "../base/sandbox.ts";
 
 /** Default retention: total raw bytes kept (1 GiB). */
 export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
@@ -41,17 +42,9 @@ export interface ArchiveDisabled {
 /** Result of resolving settings: settings, off, or one error line naming the variable. */
 export type ArchiveSettingsResult = ArchiveSettings | ArchiveDisabled | { readonly error: string };
 
-/** `$XDG_STATE_HOME/yarp` or `$HOME/.local/state/yarp`; undefined when neither is absolute. */
+/** The state directory, resolved as the launcher resolves it (see `lib/base/sandbox.ts`). */
 export function stateDirectory(env: EnvReader): string | undefined {
-  const xdg = env("XDG_STATE_HOME");
-  if (xdg !== undefined && xdg.startsWith("/")) return `${trim(xdg)}/yarp`;
-  const home = env("HOME");
-  if (home !== undefined && home.startsWith("/")) return `${trim(home)}/.local/state/yarp`;
-  return undefined;
-}
-
-function trim(path: string): string {
-  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+  return sandboxStateDirectory(env);
 }
 
 /**

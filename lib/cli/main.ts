@@ -6,6 +6,7 @@
  */
 import { processTextIo, type TextIo } from "./io.ts";
 import { YARP_VERSION } from "./version.ts";
+import { dropRuntimeEnv } from "../config/env.ts";
 
 const USAGE = `yarp ${YARP_VERSION}: run shell commands with bounded, exact-recoverable output
 
@@ -54,9 +55,11 @@ command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 /**
  * Runs the subcommand named by `args[0]` and returns its exit status. Unknown
  * subcommands and missing arguments print one usage line to `io.err` and
- * return 2; `--help` prints usage and returns 0.
+ * return 2; `--help` prints usage and returns 0. First deletes the variables a
+ * launcher set for Deno alone (see `dropRuntimeEnv`).
  */
 export async function main(args: string[], io: TextIo = processTextIo): Promise<number> {
+  dropRuntimeEnv();
   const [name, ...rest] = args;
   if (name === undefined) {
     io.err(USAGE);

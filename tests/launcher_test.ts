@@ -1,0 +1,101 @@
+/**
+ * `bin/yarp` (bash) and `lib/base/sandbox.ts` read the one sandbox,
+ * `lib/base/sandbox.json`, and must build the same `deno` argument list; a
+ * launcher that cannot find its runtime says so in one line and exits 127.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { denoRunArgs, SANDBOX, stateDirectory } from "../lib/base/sandbox.ts";
+
+const ROOT = join(import.meta.dirname!, "..");
+const LAUNCHER = join(ROOT, "bin", "yarp");
+
+/** Runs bin/yarp with a fake runtime that prints its argv NUL-separated; returns that argv. */
+async function launcherArgv(args: string[], env: Record<string, string>): Promise<string[]> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fake = join(dir, "fake-deno");
+    await Deno.writeTextFile(fake, "#!/bin/sh\nprintf '%s\\0' \"$@\"\n");
+    await Deno.chmod(fake, 0o755);
+    const out = await new Deno.Command(LAUNCHER, {
+      args,
+      env: { ...env, YARP_DENO: fake },
+      clearEnv: true,
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    return new TextDecoder().decode(out.stdout).split("\0").slice(0, -1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+const CASES: { args: string[]; env: Record<string, string> }[] = [
+  { args: ["run", "--", "git", "status"], env: { HOME: "/h", PATH: "/usr/bin:/bin" } },
+  { args: ["doctor"], env: { PATH: "/usr/bin:/bin" } },
+  { args: ["read", "abc"], env: { HOME: "/h//", XDG_STATE_HOME: "relative/dir" } },
+  { args: ["read", "abc"], env: { HOME: "/h", XDG_STATE_HOME: "/x/" } },
+  { args: ["run", "--", "x"], env: { HOME: "/", YARP_ARCHIVE_PATH: "/a/b//db.sqlite3" } },
+  {
+    args: [
+      "rules",
+      "compile",
+      "d",
+      "--output",
+      "o/x.yrp",
+      "-o",
+      "/p/q",
+      "--output=r/",
+      "--",
+      "-o",
+      "z",
+    ],
+    env: { HOME: "/h" },
+  },
+  { args: ["corpus", "analyze", "f", "--html", "rep/r.html", "-o", "nope"], env: { HOME: "/h" } },
+  { args: ["corpus", "import", "f", "-o", "out.gz"], env: { HOME: "/h" } },
+];
+
+Deno.test("bin/yarp builds exactly the argument list lib/base/sandbox.ts builds", async () => {
+  for (const { args, env } of CASES) {
+    const seen = await launcherArgv(args, env);
+    const expected = denoRunArgs((name) => env[name], args, {
+      kind: "source",
+      entry: join(ROOT, "main.ts"),
+      config: join(ROOT, "deno.json"),
+    });
+    assert.deepEqual(seen, expected, JSON.stringify({ args, env }));
+  }
+});
+
+Deno.test("a relative XDG_STATE_HOME is ignored, as the XDG base directory spec says", () => {
+  const env: Record<string, string> = { XDG_STATE_HOME: "state", HOME: "/home/u" };
+  assert.equal(stateDirectory((name) => env[name]), "/home/u/.local/state/yarp");
+  assert.equal(stateDirectory(() => undefined), undefined);
+  assert.equal(stateDirectory((name) => ({ XDG_STATE_HOME: "/" })[name]), "/yarp");
+});
+
+Deno.test("the sandbox never grants network, FFI, sys or all access", () => {
+  const all = [...SANDBOX.flags, ...SANDBOX.sourceFlags, ...SANDBOX.artefactFlags];
+  for (const flag of all) {
+    assert.doesNotMatch(flag, /^--(allow-(net|ffi|sys|all)|unstable-.*ffi)|^-A$/, flag);
+  }
+  assert.ok(SANDBOX.env.includes("PATH"), "the runner must read PATH to find programs");
+});
+
+Deno.test("without a runtime the launcher says so in one line and exits 127", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const out = await new Deno.Command("/bin/bash", {
+      args: [LAUNCHER, "run", "--", "touch", join(dir, "ran")],
+      env: { PATH: dir, HOME: dir },
+      clearEnv: true,
+    }).output();
+    const err = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 127);
+    assert.equal(out.stdout.length, 0);
+    assert.match(err, /^yarp: cannot find 'deno' on PATH; [^\n]+\n$/);
+    await assert.rejects(Deno.stat(join(dir, "ran")));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
