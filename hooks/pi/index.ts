@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BinaryProbes, locateYarp, type Sandbox } from "./src/binary.ts";
+import { type BinaryProbes, locateYarp } from "./src/binary.ts";
 import { type ExtensionDeps, type PiApi, registerYarp } from "./src/extension.ts";
 import type { ProjectPackProbe } from "./src/project_pack.ts";
 import { runProcess } from "./src/yarp_process.ts";
@@ -35,42 +35,6 @@ function packageVersion(): string {
   const manifest = readJson(join(PACKAGE_DIR, "package.json")) as { version?: unknown } | undefined;
   return typeof manifest?.version === "string" ? manifest.version : "unknown";
 }
-
-/**
- * `bin/yarp`'s sandbox for the single-file build: the package's copy of
- * `sandbox.json`, else the repository's `lib/base/sandbox.json`.
- */
-function loadSandbox(): Sandbox {
-  for (
-    const path of [
-      join(PACKAGE_DIR, "sandbox.json"),
-      join(PACKAGE_DIR, "../../lib/base/sandbox.json"),
-    ]
-  ) {
-    const parsed = readJson(path) as { run_flags?: unknown; env?: unknown } | undefined;
-    if (Array.isArray(parsed?.run_flags) && Array.isArray(parsed?.env)) {
-      return { runFlags: parsed.run_flags.map(String), envNames: parsed.env.map(String) };
-    }
-  }
-  return FALLBACK_SANDBOX;
-}
-
-/** Used only when no sandbox.json can be read; the flags of bin/yarp. */
-const FALLBACK_SANDBOX: Sandbox = {
-  runFlags: ["--quiet", "--no-prompt", "--no-config", "--allow-run", "--allow-read"],
-  envNames: [
-    "PATH",
-    "HOME",
-    "XDG_STATE_HOME",
-    "XDG_CONFIG_HOME",
-    "YARP_ARCHIVE",
-    "YARP_ARCHIVE_PATH",
-    "YARP_CONFIG",
-    "YARP_DEBUG",
-    "LOG_TOKENS",
-    "LOG_STREAM",
-  ],
-};
 
 function executable(path: string): boolean {
   try {
@@ -155,11 +119,11 @@ const packProbe: ProjectPackProbe = {
 
 /** The real I/O edge. */
 export function realDeps(): ExtensionDeps {
-  const sandbox = loadSandbox();
   return {
     version: packageVersion(),
-    locate: () => locateYarp(probes, sandbox),
-    run: (binary, args, options) => runProcess([...binary.argv, ...args], options),
+    locate: () => locateYarp(probes),
+    run: (binary, args, options) =>
+      runProcess([...binary.argv, ...args], { ...options, env: binary.env }),
     readFullOutput,
     projectPack: packProbe,
     stderr: (line) => process.stderr.write(`${line}\n`),

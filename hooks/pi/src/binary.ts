@@ -8,11 +8,14 @@
  * @module
  */
 import { shellWord } from "./decisions.ts";
+import { denoRunArgs, runtimeEnv } from "../../../lib/base/sandbox.ts";
 
 /** The binary in use: the argv that starts it and how `/yarp doctor` names it. */
 export interface YarpBinary {
   /** Program and leading arguments; YARP's own arguments follow. */
   readonly argv: readonly string[];
+  /** Variables set for the binary (Deno's own switches), added to the caller's environment. */
+  readonly env: Readonly<Record<string, string>>;
   /** One line for `/yarp doctor`. */
   readonly description: string;
 }
@@ -32,43 +35,18 @@ export interface BinaryProbes {
 }
 
 /**
- * The permission sandbox of `bin/yarp`, as `deno run` flags for the bundle:
- * no network, no FFI, writes only to YARP's state directory (and the
- * directory of `YARP_ARCHIVE_PATH`), a named list of environment variables.
+ * The `deno` arguments and environment that start the single-file build
+ * `bundle` inside YARP's one permission sandbox (`lib/base/sandbox.json`,
+ * read through `lib/base/sandbox.ts`, the same source `bin/yarp` uses).
  */
-export interface Sandbox {
-  readonly runFlags: readonly string[];
-  readonly envNames: readonly string[];
-}
-
-/** The state directory rule of `lib/archive/settings.ts`: `$XDG_STATE_HOME/yarp`, else `~/.local/state/yarp`. */
-export function stateDirectory(env: (name: string) => string | undefined): string | undefined {
-  const trim = (path: string) => path.replace(/\/+$/, "");
-  const xdg = env("XDG_STATE_HOME");
-  if (xdg !== undefined && xdg.startsWith("/")) return `${trim(xdg)}/yarp`;
-  const home = env("HOME");
-  if (home !== undefined && home.startsWith("/")) return `${trim(home)}/.local/state/yarp`;
-  return undefined;
-}
-
-/** The `deno run` arguments that start `bundle` inside `sandbox`. */
-export function bundleArgs(
+export function bundleInvocation(
   bundle: string,
-  sandbox: Sandbox,
   env: (name: string) => string | undefined,
-): string[] {
-  const writes = [stateDirectory(env) ?? "/nonexistent/yarp"];
-  const archivePath = env("YARP_ARCHIVE_PATH");
-  if (archivePath !== undefined && archivePath.includes("/")) {
-    writes.push(archivePath.slice(0, archivePath.lastIndexOf("/")) || "/");
-  }
-  return [
-    "run",
-    ...sandbox.runFlags,
-    `--allow-write=${writes.join(",")}`,
-    `--allow-env=${sandbox.envNames.join(",")}`,
-    bundle,
-  ];
+): { args: string[]; env: Record<string, string> } {
+  return {
+    args: denoRunArgs(env, [], { kind: "artefact", entry: bundle }),
+    env: runtimeEnv(env),
+  };
 }
 
 /**
@@ -84,19 +62,21 @@ export function bundleArgs(
  *   isFile: () => false,
  *   npmDeno: () => undefined,
  *   packageDir: "/pkg",
- * }, { runFlags: [], envNames: [] });
- * deepEqual(found, { argv: ["/usr/bin/yarp"], description: "yarp on PATH: /usr/bin/yarp" });
+ * });
+ * deepEqual(found, { argv: ["/usr/bin/yarp"], env: {}, description: "yarp on PATH: /usr/bin/yarp" });
  * ```
  */
-export function locateYarp(probes: BinaryProbes, sandbox: Sandbox): YarpBinary | { error: string } {
+export function locateYarp(probes: BinaryProbes): YarpBinary | { error: string } {
   const configured = probes.env("YARP_PI_BINARY");
   if (configured !== undefined && configured !== "") {
     return probes.isFile(configured)
-      ? { argv: [configured], description: `configured (YARP_PI_BINARY): ${configured}` }
+      ? { argv: [configured], env: {}, description: `configured (YARP_PI_BINARY): ${configured}` }
       : { error: `YARP_PI_BINARY=${configured} is not an executable file` };
   }
   const onPath = probes.which("yarp");
-  if (onPath !== undefined) return { argv: [onPath], description: `yarp on PATH: ${onPath}` };
+  if (onPath !== undefined) {
+    return { argv: [onPath], env: {}, description: `yarp on PATH: ${onPath}` };
+  }
   const dir = probes.packageDir.replace(/\/+$/, "");
   const bundles = [`${dir}/dist/yarp.js`, `${dir.replace(/\/hooks\/pi$/, "")}/dist/yarp.js`];
   const bundle = bundles.find((path) => probes.isFile(path));
@@ -110,13 +90,18 @@ export function locateYarp(probes: BinaryProbes, sandbox: Sandbox): YarpBinary |
   if (deno === undefined) {
     return { error: `found ${bundle} but no Deno (npm 'deno' package or PATH)` };
   }
+  const invocation = bundleInvocation(bundle, probes.env);
   return {
-    argv: [deno, ...bundleArgs(bundle, sandbox, probes.env)],
+    argv: [deno, ...invocation.args],
+    env: invocation.env,
     description: `${bundle} run by ${npmDeno === undefined ? "deno on PATH" : "npm deno"} ${deno}`,
   };
 }
 
 /** The binary's argv as bash words, to start a wrapper command line. */
 export function invocationWords(binary: YarpBinary): string {
-  return binary.argv.map(shellWord).join(" ");
+  const assignments = Object.keys(binary.env).sort().map((name) =>
+    `${name}=${shellWord(binary.env[name])}`
+  );
+  return [...assignments, ...binary.argv.map(shellWord)].join(" ");
 }

@@ -328,8 +328,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           say(ctx, `/yarp: unknown argument '${word}' (expected off, on or doctor)`, "warning");
           return;
         }
-        let archive = "unknown (no binary)";
-        if (state.binary !== undefined) {
+        let archive = "unknown (YARP is disabled)";
+        if (state.binary !== undefined && state.disabledReason === undefined && hung === undefined) {
           const outcome = await deps.run(state.binary, ["archive", "stats", "--json"], {
             timeoutMs: VERSION_TIMEOUT_MS,
             cwd: ctx.cwd,

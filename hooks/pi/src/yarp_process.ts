@@ -18,6 +18,8 @@ export interface RunOptions {
   readonly timeoutMs: number;
   /** Working directory; the caller's when absent. */
   readonly cwd?: string;
+  /** Variables added to the caller's environment. */
+  readonly env?: Readonly<Record<string, string>>;
   /** Stdout bytes kept at most (default 64 MiB); more counts as a failure. */
   readonly maxOutputBytes?: number;
 }
@@ -37,6 +39,9 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
     try {
       child = spawn(argv[0], argv.slice(1), {
         cwd: options.cwd,
+        env: options.env === undefined || Object.keys(options.env).length === 0
+          ? process.env
+          : { ...process.env, ...options.env },
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
       });
