@@ -265,7 +265,7 @@ Deno.test({
       // (h) a version mismatch disables reduction with one notice and shows in /yarp.
       assert.match(notices(other)[0], /version mismatch: extension 0\.1\.0, binary 9\.9\.9/);
       assert.match(other.stderr, /YARP 0\.1\.0: disabled: version mismatch/);
-      assert.match(other.stderr, /rewrite:disabled: 2/);
+      assert.match(other.stderr, /rewrite:disabled: 3/);
     } finally {
       await fx.server.stop();
       await Deno.remove(fx.scratch, { recursive: true });

@@ -17,8 +17,9 @@
  * types are each one error line `config FILE:LINE: …` naming the field.
  *
  * The YAML parser (`npm:yaml`) costs about 75 ms to load, so it is imported
- * only when a config file exists. Known miss: `rules.packs` is validated
- * here but not yet layered into rule selection.
+ * only when a config file exists. `rules.packs` are layered after the
+ * built-ins and before `--rule-pack` (`lib/cli/_rule_packs.ts`); a relative
+ * entry is relative to the config file's directory.
  *
  * @module
  */
@@ -38,7 +39,7 @@ export interface YarpConfig {
     readonly maxAgeDays?: number;
   };
   readonly rules: {
-    /** Compiled packs layered after the built-ins, in order. */
+    /** Compiled packs layered after the built-ins, in order; relative entries resolved against the file's directory. */
     readonly packs: readonly string[];
   };
 }
@@ -233,12 +234,18 @@ function validate(
           if (typeof path !== "string" || path === "") {
             throw error(item, `${name}: expected a non-empty path`);
           }
-          return path;
+          return path.startsWith("/") ? path : `${configDirectory(file)}/${path}`;
         });
       }
     } else throw error(pair, `unknown field '${key}'`);
   }
   return { file, archive, rules: { packs } };
+}
+
+/** The directory of the config file path `file` (`.` for a bare name). */
+function configDirectory(file: string): string {
+  const slash = file.lastIndexOf("/");
+  return slash < 0 ? "." : slash === 0 ? "" : file.slice(0, slash);
 }
 
 function rangeOf(yaml: YamlModule, pair: { key: unknown }): number | undefined {
