@@ -140,6 +140,8 @@ export interface PiRunOptions {
   /** Load the YARP extension (default true). */
   readonly yarp?: boolean;
   readonly extensions?: readonly string[];
+  /** Extensions loaded before YARP's (their handlers run first). */
+  readonly before?: readonly string[];
   readonly env?: Record<string, string>;
   /** Prompts after the first (slash commands such as `/yarp`). */
   readonly more?: readonly string[];
@@ -184,6 +186,7 @@ export async function runPi(options: PiRunOptions): Promise<PiRun> {
   await Deno.writeTextFile(options.server.scriptPath, JSON.stringify(options.script));
   await Deno.writeTextFile(options.server.logPath, "");
   const extensions = [
+    ...(options.before ?? []),
     ...(options.yarp === false ? [] : [join(ROOT, "hooks/pi/index.ts")]),
     ...(options.extensions ?? []),
   ];

@@ -64,6 +64,7 @@ export type PassReason =
   | "spawn-failed"
   | "wrapped"
   | "not-text"
+  | "small"
   | "full-output-unavailable"
   | "unchanged"
   | "no-archived-copy"

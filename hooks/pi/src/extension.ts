@@ -85,6 +85,14 @@ export const REWRITE_TIMEOUT_MS = 2000;
 export const VERSION_TIMEOUT_MS = 2000;
 export const RESULT_TIMEOUT_MS = 5000;
 
+/**
+ * Results shorter than this (and not truncated by Pi) are left alone without
+ * asking YARP: a recovery marker alone is about 100 characters, so no
+ * reduction of them can pass YARP's savings gates, and each saved process
+ * start is 60–100 ms of the bash call.
+ */
+export const MIN_REDUCE_CHARS = 512;
+
 interface Readiness {
   readonly binary: YarpBinary | undefined;
   readonly binaryVersion: string | undefined;
@@ -269,6 +277,9 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         statusNotice: undefined,
         exitCode: undefined,
       };
+      if (parts.fullOutputPath === undefined && parts.body.length < MIN_REDUCE_CHARS) {
+        return pass("small");
+      }
       let whole = parts.body;
       if (parts.fullOutputPath !== undefined) {
         const full = await deps.readFullOutput(parts.fullOutputPath, parts.body);
@@ -329,7 +340,9 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return;
         }
         let archive = "unknown (YARP is disabled)";
-        if (state.binary !== undefined && state.disabledReason === undefined && hung === undefined) {
+        if (
+          state.binary !== undefined && state.disabledReason === undefined && hung === undefined
+        ) {
           const outcome = await deps.run(state.binary, ["archive", "stats", "--json"], {
             timeoutMs: VERSION_TIMEOUT_MS,
             cwd: ctx.cwd,
