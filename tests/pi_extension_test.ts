@@ -300,8 +300,7 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
       }
       return Promise.resolve(exit("", 2));
     },
-    readFullOutput: (path) =>
-      Promise.resolve(path === "/tmp/pi-bash-ab.log" ? FULL : undefined),
+    readFullOutput: (path) => Promise.resolve(path === "/tmp/pi-bash-ab.log" ? FULL : undefined),
     projectPack: {
       realpath: () => Promise.resolve(undefined),
       isRegularFile: () => Promise.resolve(false),
@@ -619,4 +618,32 @@ Deno.test("runProcess: a timeout kills the whole process group and releases the 
   }
   assert.ok(state === "gone" || state === "Z", `the grandchild is gone (state ${state})`);
   await Deno.remove(pidFile);
+});
+
+Deno.test("the real I/O edge: Pi's full-output file only, pack probes, version from package.json", async () => {
+  const { realDeps } = await import("../hooks/pi/index.ts");
+  const deps = realDeps();
+  assert.equal(deps.version, YARP_VERSION);
+  const { tmpdir } = await import("node:os");
+  const path = `${tmpdir()}/pi-bash-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}.log`;
+  await Deno.writeTextFile(path, "head\nmiddle\ntail\n");
+  try {
+    assert.equal(await deps.readFullOutput(path, "middle\ntail"), "head\nmiddle\ntail\n");
+    assert.equal(
+      await deps.readFullOutput(path, "something else"),
+      undefined,
+      "must end with what Pi showed",
+    );
+    assert.equal(await deps.readFullOutput("/etc/passwd", ""), undefined, "only Pi's files");
+    assert.equal(await deps.readFullOutput(`${tmpdir()}/pi-bash-zz.log`, ""), undefined);
+    assert.equal(await deps.projectPack.realpath("/nonexistent/x"), undefined);
+    assert.equal(await deps.projectPack.isRegularFile(path), true);
+    assert.equal(await deps.projectPack.isRegularFile("/nonexistent/x"), false);
+    assert.match((await deps.projectPack.sha256(path))!, /^[0-9a-f]{64}$/);
+    assert.equal(await deps.projectPack.sha256("/nonexistent/x"), undefined);
+  } finally {
+    await Deno.remove(path);
+  }
+  const located = deps.locate();
+  assert.ok("error" in located || located.argv.length > 0);
 });
