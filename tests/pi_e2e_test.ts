@@ -85,7 +85,7 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
     script: MAIN_SCRIPT,
     scratch,
     extensions: [exec],
-    more: ["/yarp"],
+    more: ["/yarp", "/yarp doctor"],
   });
   assert.equal(withYarp.code, 0, withYarp.stderr);
   const without = await runPi({
@@ -166,6 +166,7 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.match(report, /result:wrapped: 2/);
   assert.match(report, /archive: .*archive\.sqlite3/);
   assert.match(report, /yarp read ID/);
+  assert.match(report, /binary: yarp on PATH: .*\/bin\/yarp\n/, "/yarp doctor names the binary");
 }
 
 Deno.test({

@@ -454,8 +454,10 @@ Deno.test("tool_result: full output from Pi's file, notices and isError kept, ya
     await h.result("bash", { command: "x | y" }, other.padStart(30000, "z"), false, "o"),
     undefined,
   );
-  // The model's own yarp read: never reduced.
-  await h.call("bash", { command: "yarp read 0123abcd" }, "r");
+  // The model's own yarp read: runs the binary the extension found, and is never reduced.
+  const read = { command: "yarp read 0123abcd" };
+  await h.call("bash", read, "r");
+  assert.equal(read.command, "/bin/yarp read 0123abcd");
   assert.equal(
     await h.result("bash", { command: "yarp read 0123abcd" }, "w".repeat(30000), false, "r"),
     undefined,

@@ -207,10 +207,17 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const call = shellCall(toolName, input);
       if (call === undefined || typeof toolCallId !== "string") return undefined;
       originals.set(toolCallId, call.command);
+      const state = await usable(ctx);
       if (isYarpCommand(call.command)) {
+        // `yarp read ID` from a marker must work even when YARP is not on PATH (the bundle).
+        const bare = /^(\s*)yarp(?=\s|$)/.exec(call.command);
+        if (bare !== null && typeof state !== "string") {
+          (input as Record<string, unknown>)[call.field] = bare[1] +
+            invocationWords(state.binary!) +
+            call.command.slice(bare[0].length);
+        }
         return record({ kind: "pass", stage: "rewrite", reason: "yarp-command" });
       }
-      const state = await usable(ctx);
       if (typeof state === "string") {
         return record({ kind: "pass", stage: "rewrite", reason: state });
       }
