@@ -309,7 +309,8 @@ Deno.test({
         assert.equal(trusted.code, 0, trusted.stderr);
         assert.match(trusted.toolTexts[0], /^1\n2\n3\n\[yarp: kept 5 of 3,000 lines/);
         assert.match(trusted.stderr, /project pack: passed: .*\.yarp\/rules\.yrp/);
-        // A changed pack is untrusted again.
+        if (pi.label !== "pi 1.6.0") continue;
+        // A changed pack is untrusted again (once: the check is the extension's, not Pi's).
         await Deno.writeFile(join(project, ".yarp/rules.yrp"), new Uint8Array([0]), {
           append: true,
         });
@@ -323,13 +324,6 @@ Deno.test({
         });
         assert.ok(!changed.toolTexts[0].startsWith("1\n2\n3\n[yarp:"), "changed pack ignored");
         assert.match(changed.stderr, /changed since 'yarp trust'/);
-        await yarpIn(fx.scratch, project, [
-          "rules",
-          "compile",
-          join(FIXTURES, "project_pack"),
-          "--output",
-          join(project, ".yarp/rules.yrp"),
-        ]);
       }
     } finally {
       await fx.server.stop();

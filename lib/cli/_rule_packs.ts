@@ -40,19 +40,27 @@ export async function configuredPackPaths(): Promise<{ paths: string[] } | { err
   const { loadConfig, processEnv } = await import("../config/mod.ts");
   const loaded = await loadConfig(processEnv);
   if (!loaded.ok) return { error: loaded.error };
-  return { paths: [...loaded.config.rules.packs] };
+  const file = loaded.config.file ?? "";
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+  return {
+    paths: loaded.config.rules.packs.map((path) => path.startsWith("/") ? path : `${dir}/${path}`),
+  };
 }
 
 /**
  * Opens the configured packs, then every `packPaths` entry, and builds the
  * registry; never throws for a bad pack. With no pack at all, the pack
- * reader is never loaded.
+ * reader is never loaded. An invalid config file is one of `errors` unless
+ * `reportConfig` is false (`yarp run` reports it on its archive path).
  */
-export async function loadRegistry(packPaths: readonly string[]): Promise<LoadedRegistry> {
+export async function loadRegistry(
+  packPaths: readonly string[],
+  reportConfig = true,
+): Promise<LoadedRegistry> {
   const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
   const errors: string[] = [];
   const configured = await configuredPackPaths();
-  if ("error" in configured) errors.push(configured.error);
+  if ("error" in configured && reportConfig) errors.push(configured.error);
   const configuredPaths = "error" in configured ? [] : configured.paths;
   const paths = [...configuredPaths, ...packPaths];
   const packs: LoadedPackFile[] = [];

@@ -131,8 +131,10 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   const configured = options.rulePacks.length === 0
     ? await rulePacks.configuredPackPaths()
     : undefined;
-  const noPacks = configured !== undefined && "paths" in configured &&
-    configured.paths.length === 0;
+  // An invalid config file is reported on the archive path (one line, then pass-through); here it
+  // only means no configured packs.
+  const noPacks = configured !== undefined &&
+    ("error" in configured || configured.paths.length === 0);
   if (noPacks && program !== "" && !isBuiltinProgram(program)) {
     // No built-in rule names the program: the registry would find no candidate. Skip loading it.
     return passthrough("unsupported: unknown-program");
@@ -140,7 +142,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   // Only runs with packs (configured or named) pay for loading the pack reader.
   const { registry, packs, configuredCount, errors } = noPacks
     ? await builtinRegistry()
-    : await rulePacks.loadRegistry(options.rulePacks);
+    : await rulePacks.loadRegistry(options.rulePacks, false);
   if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
   for (const [index, expected] of options.packDigests.entries()) {
     if (await packs[configuredCount + index].pack.fileDigestAsync() !== expected) {

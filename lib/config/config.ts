@@ -39,7 +39,7 @@ export interface YarpConfig {
     readonly maxAgeDays?: number;
   };
   readonly rules: {
-    /** Compiled packs layered after the built-ins, in order; relative entries resolved against the file's directory. */
+    /** Compiled packs layered after the built-ins, in order (a relative path is relative to the file's directory). */
     readonly packs: readonly string[];
   };
 }
@@ -234,18 +234,12 @@ function validate(
           if (typeof path !== "string" || path === "") {
             throw error(item, `${name}: expected a non-empty path`);
           }
-          return path.startsWith("/") ? path : `${configDirectory(file)}/${path}`;
+          return path;
         });
       }
     } else throw error(pair, `unknown field '${key}'`);
   }
   return { file, archive, rules: { packs } };
-}
-
-/** The directory of the config file path `file` (`.` for a bare name). */
-function configDirectory(file: string): string {
-  const slash = file.lastIndexOf("/");
-  return slash < 0 ? "." : slash === 0 ? "" : file.slice(0, slash);
 }
 
 function rangeOf(yaml: YamlModule, pair: { key: unknown }): number | undefined {
