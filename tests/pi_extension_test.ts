@@ -26,6 +26,7 @@ import {
 import { projectPackArgs, type ProjectPackProbe } from "../hooks/pi/src/project_pack.ts";
 import { runProcess } from "../hooks/pi/src/yarp_process.ts";
 import { YARP_VERSION } from "../lib/cli/version.ts";
+import { SANDBOX } from "../lib/base/sandbox.ts";
 
 const exit = (stdout: string, code = 0): ProcessOutcome => ({
   kind: "exit",
@@ -254,7 +255,7 @@ Deno.test("the package's version is YARP's version", async () => {
   assert.equal(manifest.version, YARP_VERSION);
   assert.deepEqual(manifest.keywords, ["pi-package"]);
   assert.deepEqual(manifest.pi.extensions, ["./index.ts"]);
-  assert.equal(manifest.dependencies.deno, "2.9.6");
+  assert.equal(manifest.dependencies.deno, SANDBOX.deno, "the npm Deno is the sandbox's Deno");
 });
 
 // ---------------------------------------------------------------------------
