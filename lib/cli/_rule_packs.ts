@@ -1,35 +1,81 @@
 /**
- * Loads the rule registry a command works with: the built-in tables first,
- * then each `--rule-pack` file in the order given. A pack that cannot be read
- * or verified never participates; its one-line error is returned so the
- * caller can report it (rules commands) or pass through quietly (run).
+ * Loads the rule registry a command works with, in the layers of DESIGN.md
+ * "Rules and packs": the built-in tables, then the packs named in the config
+ * file's `rules.packs`, then each `--rule-pack` file in the order given (the
+ * Pi extension passes a trusted project pack last, as a `--rule-pack`). A
+ * duplicate pack or rule id disables the later external pack as a whole,
+ * never a built-in (`createRuleRegistry`). A pack that cannot be read or
+ * verified, or a config file that is invalid, never participates; its
+ * one-line error is returned so the caller can report it (rules commands)
+ * or pass through quietly (run, rewrite, result-reduce).
+ *
+ * Known miss: `yarp rewrite` carries digests for `--rule-pack` packs only;
+ * a config pack changed between rewrite and run is caught by run's
+ * `--expect-rule` check, not by a digest.
  *
  * @module
  */
-import { type LoadedPackFile, openCompiledPackFile } from "../rules/pack_file.ts";
-import { builtinRuleSource, createRuleRegistry, type RuleRegistry } from "../rules/registry.ts";
+import type { LoadedPackFile } from "../rules/pack_file.ts";
+import type { RuleRegistry } from "../rules/registry.ts";
 import { errorMessage } from "../base/error_message.ts";
 
 /** The registry plus what happened to each requested pack. */
 export interface LoadedRegistry {
   readonly registry: RuleRegistry;
-  /** Packs that opened and verified, in the order given. */
+  /** Packs that opened and verified: the config file's first, then `--rule-pack`, in order. */
   readonly packs: readonly LoadedPackFile[];
-  /** One line per pack that could not be opened or verified. */
+  /** How many of `packs` (and of the paths) came from the config file's `rules.packs`. */
+  readonly configuredCount: number;
+  /** One line per pack that could not be opened or verified, or for an invalid config file. */
   readonly errors: readonly string[];
 }
 
-/** Opens every pack path and builds the registry; never throws for a bad pack. */
-export async function loadRegistry(packPaths: readonly string[]): Promise<LoadedRegistry> {
-  const packs: LoadedPackFile[] = [];
+/**
+ * The config file's `rules.packs` (layer 2), each already absolute (a
+ * relative entry is resolved against the config file's directory), or one
+ * error line for an invalid config. No config file means no packs. Never
+ * throws; parses YAML only when a config file exists.
+ */
+export async function configuredPackPaths(): Promise<{ paths: string[] } | { error: string }> {
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const loaded = await loadConfig(processEnv);
+  if (!loaded.ok) return { error: loaded.error };
+  const file = loaded.config.file ?? "";
+  const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
+  return {
+    paths: loaded.config.rules.packs.map((path) => path.startsWith("/") ? path : `${dir}/${path}`),
+  };
+}
+
+/**
+ * Opens the configured packs, then every `packPaths` entry, and builds the
+ * registry; never throws for a bad pack. With no pack at all, the pack
+ * reader is never loaded. An invalid config file is one of `errors` unless
+ * `reportConfig` is false (`yarp run` reports it on its archive path).
+ */
+export async function loadRegistry(
+  packPaths: readonly string[],
+  reportConfig = true,
+): Promise<LoadedRegistry> {
+  const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
   const errors: string[] = [];
-  for (const path of packPaths) {
-    try {
-      packs.push(await openCompiledPackFile(path));
-    } catch (error) {
-      errors.push(errorMessage(error));
+  const configured = await configuredPackPaths();
+  if ("error" in configured && reportConfig) errors.push(configured.error);
+  const configuredPaths = "error" in configured ? [] : configured.paths;
+  const paths = [...configuredPaths, ...packPaths];
+  const packs: LoadedPackFile[] = [];
+  let configuredCount = 0;
+  if (paths.length > 0) {
+    const { openCompiledPackFile } = await import("../rules/pack_file.ts");
+    for (const [index, path] of paths.entries()) {
+      try {
+        packs.push(await openCompiledPackFile(path));
+        if (index < configuredPaths.length) configuredCount++;
+      } catch (error) {
+        errors.push(errorMessage(error));
+      }
     }
   }
   const registry = createRuleRegistry([builtinRuleSource(), ...packs.map((p) => p.pack)]);
-  return { registry, packs, errors };
+  return { registry, packs, configuredCount, errors };
 }

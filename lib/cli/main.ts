@@ -28,6 +28,7 @@ usage:
   yarp archive put --command SRC [--exit-code N] [--cwd DIR] [--json] < OUTPUT
   yarp corpus import PATH... --output FILE.jsonl.gz [--json]
   yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]
+  yarp trust [--status|--revoke] [--json] [DIR]
   yarp doctor
   yarp --version
 `;
@@ -49,6 +50,7 @@ command("read", async () => (await import("./read.ts")).readCommand);
 command("search", async () => (await import("./search.ts")).searchCommand);
 command("archive", async () => (await import("./archive.ts")).archiveCommand);
 command("corpus", async () => (await import("./corpus.ts")).corpusCommand);
+command("trust", async () => (await import("./trust.ts")).trustCommand);
 command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 
 /**

@@ -190,10 +190,6 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
 async function loadRegistry(
   rulePacks: readonly string[],
 ): Promise<RuleRegistry | undefined> {
-  if (rulePacks.length === 0) {
-    const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
-    return createRuleRegistry([builtinRuleSource()]);
-  }
   const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
   return loaded.errors.length > 0 ? undefined : loaded.registry;
 }

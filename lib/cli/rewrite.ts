@@ -87,18 +87,13 @@ async function decide(
   loadShellParser: typeof import("../shell/mod.ts").loadShellParser,
 ): Promise<RewriteDecision> {
   const parserPromise = loadShellParser();
-  let registry: RuleRegistry;
   const packs: { path: string; digest: string }[] = [];
-  if (rulePacks.length === 0) {
-    const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
-    registry = createRuleRegistry([builtinRuleSource()]);
-  } else {
-    const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
-    if (loaded.errors.length > 0) return { rewrite: false, reason: "invalid-pack" };
-    registry = loaded.registry;
-    for (const [index, pack] of loaded.packs.entries()) {
-      packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
-    }
+  const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
+  if (loaded.errors.length > 0) return { rewrite: false, reason: "invalid-pack" };
+  const registry: RuleRegistry = loaded.registry;
+  // The wrapper carries the `--rule-pack` packs; `yarp run` reads the config file's packs itself.
+  for (const [index, pack] of loaded.packs.slice(loaded.configuredCount).entries()) {
+    packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
   }
   return decideRewrite(source, await parserPromise, registry, packs);
 }

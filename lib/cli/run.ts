@@ -127,17 +127,25 @@ function passthrough(reason: string): RunPlan {
  */
 export async function planRun(options: RunOptions): Promise<RunPlan> {
   const program = options.argv[0];
-  if (options.rulePacks.length === 0 && program !== "" && !isBuiltinProgram(program)) {
+  const rulePacks = await import("./_rule_packs.ts");
+  const configured = options.rulePacks.length === 0
+    ? await rulePacks.configuredPackPaths()
+    : undefined;
+  // An invalid config file is reported on the archive path (one line, then pass-through); here it
+  // only means no configured packs.
+  const noPacks = configured !== undefined &&
+    ("error" in configured || configured.paths.length === 0);
+  if (noPacks && program !== "" && !isBuiltinProgram(program)) {
     // No built-in rule names the program: the registry would find no candidate. Skip loading it.
     return passthrough("unsupported: unknown-program");
   }
-  // Only runs that name packs pay for loading the pack reader.
-  const { registry, packs, errors } = options.rulePacks.length === 0
+  // Only runs with packs (configured or named) pay for loading the pack reader.
+  const { registry, packs, configuredCount, errors } = noPacks
     ? await builtinRegistry()
-    : await (await import("./_rule_packs.ts")).loadRegistry(options.rulePacks);
+    : await rulePacks.loadRegistry(options.rulePacks, false);
   if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
   for (const [index, expected] of options.packDigests.entries()) {
-    if (await packs[index].pack.fileDigestAsync() !== expected) {
+    if (await packs[configuredCount + index].pack.fileDigestAsync() !== expected) {
       return passthrough(
         `rule pack ${options.rulePacks[index]}: digest differs from --pack-digest`,
       );
@@ -165,7 +173,12 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
 /** The registry of the built-in rules alone, with no pack files. */
 async function builtinRegistry() {
   const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
-  return { registry: createRuleRegistry([builtinRuleSource()]), packs: [], errors: [] };
+  return {
+    registry: createRuleRegistry([builtinRuleSource()]),
+    packs: [],
+    configuredCount: 0,
+    errors: [],
+  };
 }
 
 /** True when `YARP_DEBUG` is set, not empty and not `0`; false without permission to read it. */

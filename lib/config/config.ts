@@ -21,8 +21,9 @@
  * types are each one error line `config FILE:LINE: …` naming the field.
  *
  * The YAML parser (`npm:yaml`) costs about 75 ms to load, so it is imported
- * only when a config file exists. Known miss: `rules.packs` is validated
- * here but not yet layered into rule selection.
+ * only when a config file exists. `rules.packs` are layered after the
+ * built-ins and before `--rule-pack` (`lib/cli/_rule_packs.ts`); a relative
+ * entry is relative to the config file's directory.
  *
  * @module
  */
@@ -42,7 +43,7 @@ export interface YarpConfig {
     readonly maxAgeDays?: number;
   };
   readonly rules: {
-    /** Compiled packs layered after the built-ins, in order. */
+    /** Compiled packs layered after the built-ins, in order (a relative path is relative to the file's directory). */
     readonly packs: readonly string[];
   };
 }

@@ -1,0 +1,140 @@
+/**
+ * The YARP Pi extension's entry point, loaded by Pi under Node: builds the
+ * real I/O edge (process spawning, the file checks, binary discovery) and
+ * hands it to {@link registerYarp}. Everything it does is in `src/`.
+ *
+ * @module
+ */
+import { accessSync, constants, readFileSync } from "node:fs";
+import { lstat, open, realpath } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BinaryProbes, locateYarp } from "./src/binary.ts";
+import { type ExtensionDeps, type PiApi, registerYarp } from "./src/extension.ts";
+import type { ProjectPackProbe } from "./src/project_pack.ts";
+import { runProcess } from "./src/yarp_process.ts";
+
+const PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
+
+/** Largest Pi full-output file the extension reads (bytes). */
+const MAX_FULL_OUTPUT = 64 * 1024 * 1024;
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The extension's version from its package.json. */
+function packageVersion(): string {
+  const manifest = readJson(join(PACKAGE_DIR, "package.json")) as { version?: unknown } | undefined;
+  return typeof manifest?.version === "string" ? manifest.version : "unknown";
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, path.endsWith(".js") ? constants.R_OK : constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const probes: BinaryProbes = {
+  env: (name) => process.env[name],
+  which: (name) => {
+    for (const dir of (process.env.PATH ?? "").split(":")) {
+      if (dir === "") continue;
+      const path = join(dir, name);
+      if (executable(path)) return path;
+    }
+    return undefined;
+  },
+  isFile: executable,
+  npmDeno: () => {
+    try {
+      const require = createRequire(join(PACKAGE_DIR, "package.json"));
+      const dir = dirname(require.resolve("deno/package.json"));
+      const path = join(dir, process.platform === "win32" ? "deno.exe" : "deno");
+      return executable(path) ? path : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  packageDir: PACKAGE_DIR,
+};
+
+/** Reads Pi's `$TMPDIR/pi-bash-*.log` whole, only when its text ends with what Pi showed. */
+async function readFullOutput(path: string, visible: string): Promise<string | undefined> {
+  try {
+    if (!/^pi-bash-[0-9a-f]+\.log$/.test(basename(path))) return undefined;
+    if (await realpath(dirname(path)) !== await realpath(tmpdir())) return undefined;
+    const info = await lstat(path);
+    if (!info.isFile() || info.size > MAX_FULL_OUTPUT) return undefined;
+    const handle = await open(path, "r");
+    try {
+      const text = (await handle.readFile()).toString("utf8");
+      return text.trimEnd().endsWith(visible.trimEnd()) ? text : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+const packProbe: ProjectPackProbe = {
+  realpath: async (path) => {
+    try {
+      return await realpath(path);
+    } catch {
+      return undefined;
+    }
+  },
+  isRegularFile: async (path) => {
+    try {
+      return (await lstat(path)).isFile();
+    } catch {
+      return false;
+    }
+  },
+  sha256: async (path) => {
+    try {
+      const handle = await open(path, "r");
+      try {
+        return createHash("sha256").update(await handle.readFile()).digest("hex");
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/** The real I/O edge. */
+export function realDeps(): ExtensionDeps {
+  return {
+    version: packageVersion(),
+    locate: () => locateYarp(probes),
+    run: (binary, args, options) =>
+      runProcess([...binary.argv, ...args], { ...options, env: binary.env }),
+    readFullOutput,
+    projectPack: packProbe,
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  };
+}
+
+/** Pi calls this once per session with its extension API. */
+export default function yarpExtension(pi: PiApi): void {
+  try {
+    registerYarp(pi, realDeps());
+  } catch (error) {
+    process.stderr.write(`YARP extension not loaded: ${String(error)}\n`);
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The extension's decisions, as pure functions over data: which tool calls
+ * are shell commands, how YARP's replies are read, when a wrapper is applied
+ * and when a reduced result may replace what Pi would show. Anything these
+ * functions cannot read gives a pass-through reason, never a guess.
+ *
+ * @module
+ */
+
+/** The input field that holds the command: `command` for Pi's `bash`, `cmd` for `exec_command`. */
+export type CommandField = "command" | "cmd";
+
+/** A shell tool call the extension handles. */
+export interface ShellCall {
+  readonly field: CommandField;
+  readonly command: string;
+}
+
+/** Tool names and the input field that carries their shell source. */
+const SHELL_TOOLS: Readonly<Record<string, CommandField>> = {
+  bash: "command",
+  exec_command: "cmd",
+};
+
+/**
+ * The shell command of a tool call, or undefined when the tool is not a
+ * shell tool or its input has no non-empty string command. Never throws on
+ * any input shape.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { shellCall } from "./decisions.ts";
+ * deepEqual(shellCall("exec_command", { cmd: "ls" }), { field: "cmd", command: "ls" });
+ * deepEqual(shellCall("read", { path: "x" }), undefined);
+ * ```
+ */
+export function shellCall(toolName: unknown, input: unknown): ShellCall | undefined {
+  if (typeof toolName !== "string" || !Object.hasOwn(SHELL_TOOLS, toolName)) return undefined;
+  const field = SHELL_TOOLS[toolName];
+  if (typeof input !== "object" || input === null) return undefined;
+  const command = (input as Record<string, unknown>)[field];
+  return typeof command === "string" && command.trim() !== "" ? { field, command } : undefined;
+}
+
+/**
+ * True when the command is a call of YARP itself (`yarp read ID`, `yarp
+ * search …`, `/path/to/yarp …`, also after leading spaces): its output is
+ * already exact recovery or YARP's own report and is never reduced again.
+ */
+export function isYarpCommand(command: string): boolean {
+  return /^\s*(?:[^\s'"]*\/)?yarp(?:\s|$)/.test(command);
+}
+
+/** Why the extension left a command or result exactly as it was. */
+export type PassReason =
+  | "disabled"
+  | "off"
+  | "yarp-command"
+  | "not-selected"
+  | "malformed-reply"
+  | "timeout"
+  | "exit-nonzero"
+  | "spawn-failed"
+  | "wrapped"
+  | "not-text"
+  | "small"
+  | "full-output-unavailable"
+  | "unchanged"
+  | "no-archived-copy"
+  | "not-smaller";
+
+/** What YARP's process gave back, as the shell reports it. */
+export type ProcessOutcome =
+  | {
+    readonly kind: "exit";
+    readonly code: number;
+    readonly stdout: string;
+    readonly stderr: string;
+  }
+  | { readonly kind: "timeout" }
+  | { readonly kind: "spawn-error"; readonly message: string };
+
+/** The pass-through reason of a process outcome that is not a clean exit 0, else undefined. */
+export function processFailure(outcome: ProcessOutcome): PassReason | undefined {
+  if (outcome.kind === "timeout") return "timeout";
+  if (outcome.kind === "spawn-error") return "spawn-failed";
+  return outcome.code === 0 ? undefined : "exit-nonzero";
+}
+
+/**
+ * Reads `yarp rewrite`'s reply: empty stdout means YARP chose not to wrap;
+ * one line `yarp run …` is the wrapper, returned with `yarp` replaced by
+ * `invocation` (the shell-quoted words that start the binary the extension
+ * found). Anything else is malformed and leaves the command as written.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { readRewriteReply } from "./decisions.ts";
+ * deepEqual(
+ *   readRewriteReply({ kind: "exit", code: 0, stdout: "yarp run --expect-rule git/log -- git log\n", stderr: "" }, "'/bin/yarp'"),
+ *   { wrapper: "'/bin/yarp' run --expect-rule git/log -- git log" },
+ * );
+ * deepEqual(readRewriteReply({ kind: "timeout" }, "yarp"), { reason: "timeout" });
+ * ```
+ */
+export function readRewriteReply(
+  outcome: ProcessOutcome,
+  invocation: string,
+): { readonly wrapper: string } | { readonly reason: PassReason } {
+  const failure = processFailure(outcome);
+  if (failure !== undefined || outcome.kind !== "exit") {
+    return { reason: failure ?? "spawn-failed" };
+  }
+  if (outcome.stdout === "") return { reason: "not-selected" };
+  const line = outcome.stdout.endsWith("\n") ? outcome.stdout.slice(0, -1) : outcome.stdout;
+  if (line.includes("\n") || !line.startsWith("yarp run ") || !line.includes(" -- ")) {
+    return { reason: "malformed-reply" };
+  }
+  return { wrapper: invocation + line.slice("yarp".length) };
+}
+
+/** `yarp --version` prints `yarp X.Y.Z`; returns `X.Y.Z`, or undefined for anything else. */
+export function readVersionReply(outcome: ProcessOutcome): string | undefined {
+  if (processFailure(outcome) !== undefined || outcome.kind !== "exit") return undefined;
+  const match = /^yarp (\S+)\n?$/.exec(outcome.stdout);
+  return match === null ? undefined : match[1];
+}
+
+const MARKER = /\[yarp: [^\n\]]*· exact: yarp read ([0-9a-f]{4,64})\]/;
+
+/**
+ * The archive id named by YARP's recovery marker (`[yarp: … · exact: yarp
+ * read ID]`) in the last non-empty line that carries one, or undefined.
+ */
+export function markerArchiveId(text: string): string | undefined {
+  const lines = text.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const match = MARKER.exec(lines[i]);
+    if (match !== null) return match[1];
+  }
+  return undefined;
+}
+
+/**
+ * The byte count in a marker's `omitted N lines (B bytes)` clause, for a
+ * result `yarp run` already reduced; undefined without such a marker.
+ */
+export function markerOmittedBytes(text: string): number | undefined {
+  const match = /\[yarp: [^\n\]]*· omitted [0-9,]+ lines? \(([0-9,]+) bytes?\)/.exec(text);
+  return match === null ? undefined : Number(match[1].replaceAll(",", ""));
+}
+
+/** What to do with a finished result after `yarp result-reduce`. */
+export type ResultDecision =
+  | { readonly replace: true; readonly text: string; readonly archiveId: string }
+  | { readonly replace: false; readonly reason: PassReason };
+
+/**
+ * Decides whether `yarp result-reduce`'s reply replaces the result whose
+ * full text was `input`: only a clean exit whose stdout differs from the
+ * input, is shorter, and carries a marker naming an archived copy.
+ */
+export function decideReducedResult(input: string, outcome: ProcessOutcome): ResultDecision {
+  const failure = processFailure(outcome);
+  if (failure !== undefined || outcome.kind !== "exit") {
+    return { replace: false, reason: failure ?? "spawn-failed" };
+  }
+  const output = outcome.stdout;
+  if (output === input) return { replace: false, reason: "unchanged" };
+  const archiveId = markerArchiveId(output);
+  if (archiveId === undefined) return { replace: false, reason: "no-archived-copy" };
+  if (output.length >= input.length) return { replace: false, reason: "not-smaller" };
+  return { replace: true, text: output, archiveId };
+}
+
+/**
+ * Quotes one word for bash: bare when it has only safe characters, else in
+ * single quotes with each `'` written as `'\''`.
+ */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,421 @@
+/**
+ * The extension's wiring: Pi events in, YARP processes out, with every side
+ * effect injected ({@link ExtensionDeps}) so tests drive it with a fake Pi
+ * and a fake YARP. It never throws into Pi: a throwing `tool_call` handler
+ * would block the tool, so every handler catches everything and leaves the
+ * command or result exactly as it was.
+ *
+ * Flow (seed 001 "Runtime flow", seed 000 "Pi integration"):
+ * - session start: find the binary, compare `yarp --version` with the
+ *   extension's version (a mismatch disables rewriting and reduction and is
+ *   said once), and note whether Pi trusts the project.
+ * - `tool_call` (`bash`, or `exec_command` with `cmd`): remember the
+ *   original command by tool-call id; ask `yarp rewrite` (2 s); apply the
+ *   wrapper only when YARP prints one.
+ * - `tool_result`: a wrapped call was reduced by `yarp run` and is left
+ *   alone; a `yarp …` call of the model's is left alone; else `yarp
+ *   result-reduce` reads the full output (Pi's full-output file when Pi
+ *   truncated) and its reply replaces the text only when it changed and
+ *   names an archived copy. `isError`, `details` and Pi's status notice stay.
+ *
+ * @module
+ */
+import { joinReducedResult, splitBashResult } from "./bash_result.ts";
+import {
+  decideReducedResult,
+  isYarpCommand,
+  markerOmittedBytes,
+  type PassReason,
+  type ProcessOutcome,
+  readRewriteReply,
+  readVersionReply,
+  shellCall,
+} from "./decisions.ts";
+import { invocationWords, type YarpBinary } from "./binary.ts";
+import {
+  EMPTY_STATS,
+  recordEvent,
+  renderReport,
+  type SessionEvent,
+  type SessionStats,
+} from "./session_stats.ts";
+import { type PackTrust, projectPackArgs, type ProjectPackProbe } from "./project_pack.ts";
+
+/** The slice of Pi's extension context the extension reads. */
+export interface PiContext {
+  readonly cwd?: string;
+  readonly hasUI?: boolean;
+  readonly ui?: { notify?: (message: string, level?: "info" | "warning" | "error") => void };
+  readonly isProjectTrusted?: () => boolean;
+}
+
+type Handler = (event: never, ctx: PiContext) => unknown;
+
+/** The slice of Pi's `ExtensionAPI` the extension uses. */
+export interface PiApi {
+  on(event: string, handler: Handler): void;
+  registerCommand(
+    name: string,
+    options: { description: string; handler: (args: string, ctx: PiContext) => unknown },
+  ): void;
+}
+
+/** Everything outside the extension's own logic. */
+export interface ExtensionDeps {
+  /** The extension's own version (package.json). */
+  readonly version: string;
+  /** Finds the binary once per session. */
+  readonly locate: () => YarpBinary | { error: string };
+  /** Runs the binary with YARP's arguments. */
+  readonly run: (
+    binary: YarpBinary,
+    args: readonly string[],
+    options: { stdin?: string; timeoutMs: number; cwd?: string },
+  ) => Promise<ProcessOutcome>;
+  /** The whole output in Pi's full-output file, only when it is Pi's and ends with `visible`. */
+  readonly readFullOutput: (path: string, visible: string) => Promise<string | undefined>;
+  /** File checks for the project pack. */
+  readonly projectPack: ProjectPackProbe;
+  /** Writes one line to stderr (used when there is no UI). */
+  readonly stderr: (line: string) => void;
+}
+
+/** Timeouts in milliseconds. */
+export const REWRITE_TIMEOUT_MS = 2000;
+export const VERSION_TIMEOUT_MS = 2000;
+export const RESULT_TIMEOUT_MS = 5000;
+
+/**
+ * Results shorter than this (and not truncated by Pi) are left alone without
+ * asking YARP: a recovery marker alone is about 100 characters, so no
+ * reduction of them can pass YARP's savings gates, and each saved process
+ * start is 60–100 ms of the bash call.
+ */
+export const MIN_REDUCE_CHARS = 512;
+
+interface Readiness {
+  readonly binary: YarpBinary | undefined;
+  readonly binaryVersion: string | undefined;
+  readonly disabledReason: string | undefined;
+}
+
+/** Registers the YARP handlers and the `/yarp` command on `pi`. */
+export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
+  let stats: SessionStats = EMPTY_STATS;
+  let off = false;
+  let ready: Promise<Readiness> | undefined;
+  let noticeShown = false;
+  let packTrust: PackTrust = { state: "none", detail: "not looked for yet" };
+  const originals = new Map<string, string>();
+  const wrapped = new Set<string>();
+  const trustRecords = new Map<string, string | null>();
+
+  const record = (event: SessionEvent) => {
+    stats = recordEvent(stats, event);
+  };
+  const say = (ctx: PiContext, message: string, level: "info" | "warning" | "error") => {
+    if (ctx.hasUI === true && typeof ctx.ui?.notify === "function") ctx.ui.notify(message, level);
+    else deps.stderr(message);
+  };
+
+  const prepare = (ctx: PiContext): Promise<Readiness> => {
+    ready ??= (async (): Promise<Readiness> => {
+      const located = deps.locate();
+      if ("error" in located) {
+        return { binary: undefined, binaryVersion: undefined, disabledReason: located.error };
+      }
+      const outcome = await deps.run(located, ["--version"], {
+        timeoutMs: VERSION_TIMEOUT_MS,
+        cwd: ctx.cwd,
+      });
+      const version = readVersionReply(outcome);
+      if (version === undefined) {
+        return {
+          binary: located,
+          binaryVersion: undefined,
+          disabledReason: `'yarp --version' failed (${
+            outcome.kind === "exit" ? `exit ${outcome.code}` : outcome.kind
+          })`,
+        };
+      }
+      if (version !== deps.version) {
+        return {
+          binary: located,
+          binaryVersion: version,
+          disabledReason: `version mismatch: extension ${deps.version}, binary ${version}`,
+        };
+      }
+      return { binary: located, binaryVersion: version, disabledReason: undefined };
+    })();
+    return ready.then((state) => {
+      if (state.disabledReason !== undefined && !noticeShown) {
+        noticeShown = true;
+        say(ctx, `YARP disabled for this session: ${state.disabledReason}`, "warning");
+        record({ kind: "error", code: "disabled", detail: state.disabledReason });
+      }
+      return state;
+    });
+  };
+
+  /** The `--rule-pack` arguments for a trusted project pack, else none. */
+  const packArgs = async (state: Readiness, ctx: PiContext): Promise<string[]> => {
+    if (state.binary === undefined || ctx.cwd === undefined) return [];
+    const piTrust = typeof ctx.isProjectTrusted === "function" ? ctx.isProjectTrusted() : undefined;
+    const binary = state.binary;
+    const { args, trust } = await projectPackArgs(
+      ctx.cwd,
+      piTrust,
+      deps.projectPack,
+      (root) =>
+        deps.run(binary, ["trust", "--status", "--json", "--", root], {
+          timeoutMs: VERSION_TIMEOUT_MS,
+        }),
+      trustRecords,
+    );
+    packTrust = trust;
+    return args;
+  };
+
+  const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
+    if (off) return "off";
+    const state = await prepare(ctx);
+    return state.disabledReason === undefined && hung === undefined ? state : "disabled";
+  };
+  /** A binary that timed out once is not asked again this session, so a hang costs one timeout. */
+  let hung: string | undefined;
+  const noteTimeout = (ctx: PiContext, outcome: ProcessOutcome, what: string) => {
+    if (outcome.kind !== "timeout" || hung !== undefined) return;
+    hung = `'yarp ${what}' timed out`;
+    say(ctx, `YARP disabled for this session: ${hung}`, "warning");
+  };
+
+  pi.on("session_start", async (_event: never, ctx: PiContext) => {
+    try {
+      await prepare(ctx);
+    } catch (error) {
+      record({ kind: "error", code: "session-start", detail: String(error) });
+    }
+  });
+
+  pi.on("tool_call", async (event: never, ctx: PiContext) => {
+    try {
+      const { toolName, toolCallId, input } = event as {
+        toolName?: unknown;
+        toolCallId?: unknown;
+        input?: unknown;
+      };
+      const call = shellCall(toolName, input);
+      if (call === undefined || typeof toolCallId !== "string") return undefined;
+      originals.set(toolCallId, call.command);
+      const state = await usable(ctx);
+      if (isYarpCommand(call.command)) {
+        // `yarp read ID` from a marker must work even when YARP is not on PATH (the bundle).
+        const bare = /^(\s*)yarp(?=\s|$)/.exec(call.command);
+        if (bare !== null && typeof state !== "string") {
+          (input as Record<string, unknown>)[call.field] = bare[1] +
+            invocationWords(state.binary!) +
+            call.command.slice(bare[0].length);
+        }
+        return record({ kind: "pass", stage: "rewrite", reason: "yarp-command" });
+      }
+      if (typeof state === "string") {
+        return record({ kind: "pass", stage: "rewrite", reason: state });
+      }
+      const binary = state.binary!;
+      const packs = await packArgs(state, ctx);
+      const outcome = await deps.run(binary, ["rewrite", ...packs, "--", call.command], {
+        timeoutMs: REWRITE_TIMEOUT_MS,
+        cwd: ctx.cwd,
+      });
+      noteTimeout(ctx, outcome, "rewrite");
+      const reply = readRewriteReply(outcome, invocationWords(binary));
+      if ("reason" in reply) {
+        if (reply.reason !== "not-selected") {
+          record({ kind: "error", code: `rewrite-${reply.reason}`, detail: describe(outcome) });
+        }
+        return record({ kind: "pass", stage: "rewrite", reason: reply.reason });
+      }
+      (input as Record<string, unknown>)[call.field] = reply.wrapper;
+      wrapped.add(toolCallId);
+      record({ kind: "rewritten", tool: String(toolName) });
+    } catch (error) {
+      record({ kind: "error", code: "tool-call", detail: String(error) });
+    }
+    return undefined;
+  });
+
+  pi.on("tool_result", async (event: never, ctx: PiContext) => {
+    try {
+      const { toolName, toolCallId, input, content, isError, details } = event as {
+        toolName?: unknown;
+        toolCallId?: unknown;
+        input?: unknown;
+        content?: unknown;
+        isError?: unknown;
+        details?: unknown;
+      };
+      const id = typeof toolCallId === "string" ? toolCallId : "";
+      const remembered = originals.get(id);
+      originals.delete(id);
+      const call = shellCall(toolName, input);
+      if (call === undefined && remembered === undefined) return undefined;
+      const command = remembered ?? call!.command;
+      const pass = (reason: PassReason) => {
+        record({ kind: "pass", stage: "result", reason });
+        return undefined;
+      };
+      if (wrapped.delete(id)) {
+        const text = textOf(content);
+        const omitted = text === undefined ? undefined : markerOmittedBytes(text);
+        if (text !== undefined && omitted !== undefined) {
+          record({ kind: "reduced-by-run", charsAfter: text.length, omittedBytes: omitted });
+        }
+        return pass("wrapped");
+      }
+      if (isYarpCommand(command)) return pass("yarp-command");
+      const state = await usable(ctx);
+      if (typeof state === "string") return pass(state);
+      const visible = textOf(content);
+      if (visible === undefined) return pass("not-text");
+      const failed = isError === true;
+      const parts = toolName === "bash" ? splitBashResult(visible, failed) : {
+        body: visible,
+        fullOutputPath: undefined,
+        statusNotice: undefined,
+        exitCode: undefined,
+      };
+      if (parts.fullOutputPath === undefined && parts.body.length < MIN_REDUCE_CHARS) {
+        return pass("small");
+      }
+      let whole = parts.body;
+      if (parts.fullOutputPath !== undefined) {
+        const full = await deps.readFullOutput(parts.fullOutputPath, parts.body);
+        if (full === undefined) return pass("full-output-unavailable");
+        whole = full;
+      }
+      const packs = await packArgs(state, ctx);
+      const exit = parts.exitCode === undefined ? [] : ["--exit-code", String(parts.exitCode)];
+      const outcome = await deps.run(
+        state.binary!,
+        ["result-reduce", "--command", command, ...exit, ...packs],
+        { stdin: whole, timeoutMs: RESULT_TIMEOUT_MS, cwd: ctx.cwd },
+      );
+      noteTimeout(ctx, outcome, "result-reduce");
+      const decision = decideReducedResult(whole, outcome);
+      if (!decision.replace) {
+        if (
+          decision.reason === "timeout" || decision.reason === "exit-nonzero" ||
+          decision.reason === "spawn-failed"
+        ) {
+          record({ kind: "error", code: `result-${decision.reason}`, detail: describe(outcome) });
+        }
+        return pass(decision.reason);
+      }
+      const text = joinReducedResult(decision.text, parts.statusNotice);
+      if (text.length >= visible.length) return pass("not-smaller");
+      record({
+        kind: "reduced",
+        charsBefore: visible.length,
+        charsAfter: text.length,
+        archiveId: decision.archiveId,
+      });
+      return { content: [{ type: "text", text }], details, isError: failed };
+    } catch (error) {
+      record({ kind: "error", code: "tool-result", detail: String(error) });
+      return undefined;
+    }
+  });
+
+  pi.registerCommand("yarp", {
+    description:
+      "YARP: this session's report; /yarp off|on toggles reduction; /yarp doctor names the binary",
+    handler: async (args: string, ctx: PiContext) => {
+      try {
+        const word = String(args ?? "").trim();
+        if (word === "off" || word === "on") {
+          off = word === "off";
+          say(ctx, off ? "YARP off for this session" : "YARP on", "info");
+          return;
+        }
+        const state = await prepare(ctx);
+        if (word === "doctor") {
+          say(ctx, doctorText(state, deps.version), "info");
+          return;
+        }
+        if (word !== "") {
+          say(ctx, `/yarp: unknown argument '${word}' (expected off, on or doctor)`, "warning");
+          return;
+        }
+        let archive = "unknown (YARP is disabled)";
+        if (
+          state.binary !== undefined && state.disabledReason === undefined && hung === undefined
+        ) {
+          const outcome = await deps.run(state.binary, ["archive", "stats", "--json"], {
+            timeoutMs: VERSION_TIMEOUT_MS,
+            cwd: ctx.cwd,
+          });
+          archive = archiveText(outcome);
+        }
+        say(
+          ctx,
+          renderReport(stats, {
+            extensionVersion: deps.version,
+            binary: state.binary?.description,
+            binaryVersion: state.binaryVersion,
+            disabledReason: state.disabledReason,
+            off,
+            projectPack: packTrust.state === "passed"
+              ? `passed: ${packTrust.detail}`
+              : `not passed: ${packTrust.detail}`,
+            archive,
+          }),
+          "info",
+        );
+      } catch (error) {
+        record({ kind: "error", code: "command", detail: String(error) });
+      }
+    },
+  });
+}
+
+/** The one text part of a tool result, else undefined. */
+function textOf(content: unknown): string | undefined {
+  if (!Array.isArray(content) || content.length !== 1) return undefined;
+  const part = content[0] as { type?: unknown; text?: unknown };
+  return part?.type === "text" && typeof part.text === "string" ? part.text : undefined;
+}
+
+function describe(outcome: ProcessOutcome): string {
+  if (outcome.kind === "exit") {
+    return `exit ${outcome.code}${outcome.stderr === "" ? "" : `: ${firstLine(outcome.stderr)}`}`;
+  }
+  return outcome.kind === "timeout" ? "timed out" : outcome.message;
+}
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0].slice(0, 200);
+}
+
+/** `/yarp doctor`: which binary, its version and whether YARP is on. */
+function doctorText(state: Readiness, version: string): string {
+  return [
+    `YARP extension ${version}`,
+    `binary: ${state.binary?.description ?? "none found"}`,
+    `binary version: ${state.binaryVersion ?? "unknown"}`,
+    `state: ${
+      state.disabledReason === undefined ? "enabled" : `disabled: ${state.disabledReason}`
+    }`,
+  ].join("\n");
+}
+
+/** The archive location from `yarp archive stats --json`, or the first line YARP said. */
+function archiveText(outcome: ProcessOutcome): string {
+  if (outcome.kind !== "exit") return `unknown (${outcome.kind})`;
+  try {
+    const parsed = JSON.parse(outcome.stdout) as { path?: unknown };
+    if (typeof parsed.path === "string") return parsed.path;
+  } catch {
+    // not JSON: YARP said why in one line
+  }
+  return firstLine(outcome.stderr || outcome.stdout) || "unknown";
+}

@@ -1,0 +1,94 @@
+/**
+ * Runs the YARP binary once with `node:child_process` (the I/O edge): input
+ * on stdin, stdout and stderr collected as text, and a hard timeout. The
+ * child starts in its own process group; on timeout the whole group is
+ * killed and every pipe destroyed, so nothing the child started keeps Pi
+ * waiting. Never rejects and never throws.
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import type { ProcessOutcome } from "./decisions.ts";
+
+/** Options for one run. */
+export interface RunOptions {
+  /** Bytes or text written to stdin, then closed; stdin is closed empty when absent. */
+  readonly stdin?: string | Uint8Array;
+  /** Milliseconds before the process group is killed. */
+  readonly timeoutMs: number;
+  /** Working directory; the caller's when absent. */
+  readonly cwd?: string;
+  /** Variables added to the caller's environment. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Stdout bytes kept at most (default 64 MiB); more counts as a failure. */
+  readonly maxOutputBytes?: number;
+}
+
+/** Starts `argv` and resolves with how it ended. */
+export function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessOutcome> {
+  const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: ProcessOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(argv[0], argv.slice(1), {
+        cwd: options.cwd,
+        env: options.env === undefined || Object.keys(options.env).length === 0
+          ? process.env
+          : { ...process.env, ...options.env },
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+    } catch (error) {
+      resolve({ kind: "spawn-error", message: String(error) });
+      return;
+    }
+    const release = () => {
+      child.stdin?.destroy();
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    };
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // the group is already gone
+      }
+      release();
+      finish({ kind: "timeout" });
+    }, options.timeoutMs);
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let size = 0;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) stdout.push(chunk);
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderr.length < 64) stderr.push(chunk);
+    });
+    child.on("error", (error) => {
+      release();
+      finish({ kind: "spawn-error", message: error.message });
+    });
+    child.on("close", (code, signal) => {
+      if (size > limit) return finish({ kind: "spawn-error", message: "output over the limit" });
+      finish({
+        kind: "exit",
+        code: code ?? (signal === null ? 1 : 128),
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr: Buffer.concat(stderr).toString("utf8"),
+      });
+    });
+    child.stdin?.on("error", () => {
+      // the child closed stdin early (EPIPE); its exit tells what happened
+    });
+    child.stdin?.end(options.stdin ?? "");
+  });
+}

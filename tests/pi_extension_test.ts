@@ -1,0 +1,652 @@
+/**
+ * The Pi extension's logic with an injected fake Pi API and a fake YARP:
+ * decisions, fail-open on every failure, result handling, project-pack
+ * trust, version agreement and the `/yarp` report (seed 000, "Pi extension
+ * tests").
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { joinReducedResult, splitBashResult } from "../hooks/pi/src/bash_result.ts";
+import {
+  decideReducedResult,
+  isYarpCommand,
+  markerArchiveId,
+  type ProcessOutcome,
+  readRewriteReply,
+  shellCall,
+  shellWord,
+} from "../hooks/pi/src/decisions.ts";
+import { invocationWords, locateYarp } from "../hooks/pi/src/binary.ts";
+import {
+  type ExtensionDeps,
+  type PiApi,
+  type PiContext,
+  registerYarp,
+} from "../hooks/pi/src/extension.ts";
+import { projectPackArgs, type ProjectPackProbe } from "../hooks/pi/src/project_pack.ts";
+import { runProcess } from "../hooks/pi/src/yarp_process.ts";
+import { YARP_VERSION } from "../lib/cli/version.ts";
+import { SANDBOX } from "../lib/base/sandbox.ts";
+
+const exit = (stdout: string, code = 0): ProcessOutcome => ({
+  kind: "exit",
+  code,
+  stdout,
+  stderr: "",
+});
+const MARKED =
+  "a\n[yarp: kept 1 of 900 lines · omitted 899 lines (9,000 bytes) · exact: yarp read 0123abcd]\n";
+
+Deno.test("shellCall: bash command and exec_command cmd, nothing else", () => {
+  assert.deepEqual(shellCall("bash", { command: "ls" }), { field: "command", command: "ls" });
+  assert.deepEqual(shellCall("exec_command", { cmd: "ls -la" }), {
+    field: "cmd",
+    command: "ls -la",
+  });
+  for (
+    const [tool, input] of [
+      ["bash", { cmd: "ls" }],
+      ["exec_command", { command: "ls" }],
+      ["bash", { command: "  " }],
+      ["bash", null],
+      ["bash", "ls"],
+      ["read", { path: "x" }],
+      [undefined, { command: "ls" }],
+      ["bash", { command: 3 }],
+    ] as const
+  ) {
+    assert.equal(shellCall(tool, input), undefined, JSON.stringify([tool, input]));
+  }
+});
+
+Deno.test("isYarpCommand: the model's own yarp calls", () => {
+  for (const yes of ["yarp read 0123abcd", "  yarp search foo", "/opt/bin/yarp read x", "yarp"]) {
+    assert.ok(isYarpCommand(yes), yes);
+  }
+  for (const no of ["yarpx read", "echo yarp read", "git log", "cat yarp"]) {
+    assert.ok(!isYarpCommand(no), no);
+  }
+});
+
+Deno.test("readRewriteReply: the wrapper only from a clean one-line yarp run reply", () => {
+  assert.deepEqual(
+    readRewriteReply(exit("yarp run --expect-rule git/log -- git log\n"), "'/x y/yarp'"),
+    {
+      wrapper: "'/x y/yarp' run --expect-rule git/log -- git log",
+    },
+  );
+  assert.deepEqual(readRewriteReply(exit(""), "yarp"), { reason: "not-selected" });
+  assert.deepEqual(readRewriteReply(exit("rm -rf /\n"), "yarp"), { reason: "malformed-reply" });
+  assert.deepEqual(readRewriteReply(exit("yarp run -- a\nyarp run -- b\n"), "yarp"), {
+    reason: "malformed-reply",
+  });
+  assert.deepEqual(readRewriteReply(exit("yarp run --expect-rule x\n"), "yarp"), {
+    reason: "malformed-reply",
+  });
+  assert.deepEqual(readRewriteReply(exit("yarp run -- a\n", 2), "yarp"), {
+    reason: "exit-nonzero",
+  });
+  assert.deepEqual(readRewriteReply({ kind: "timeout" }, "yarp"), { reason: "timeout" });
+  assert.deepEqual(readRewriteReply({ kind: "spawn-error", message: "ENOENT" }, "yarp"), {
+    reason: "spawn-failed",
+  });
+});
+
+Deno.test("decideReducedResult: replace only a changed, smaller result naming an archived copy", () => {
+  const input = "x".repeat(20000);
+  assert.deepEqual(decideReducedResult(input, exit(MARKED)), {
+    replace: true,
+    text: MARKED,
+    archiveId: "0123abcd",
+  });
+  assert.deepEqual(decideReducedResult(input, exit(input)), {
+    replace: false,
+    reason: "unchanged",
+  });
+  assert.deepEqual(
+    decideReducedResult(input, exit("short\n[yarp: kept 1 of 9 lines · no exact copy was kept]\n")),
+    {
+      replace: false,
+      reason: "no-archived-copy",
+    },
+  );
+  assert.deepEqual(decideReducedResult("tiny", exit(MARKED)), {
+    replace: false,
+    reason: "not-smaller",
+  });
+  assert.deepEqual(decideReducedResult(input, exit(MARKED, 1)), {
+    replace: false,
+    reason: "exit-nonzero",
+  });
+  assert.deepEqual(decideReducedResult(input, { kind: "timeout" }), {
+    replace: false,
+    reason: "timeout",
+  });
+  assert.equal(markerArchiveId("no marker"), undefined);
+});
+
+Deno.test("splitBashResult: Pi's truncation and status notices, as Pi 0.73.1 writes them", () => {
+  const path = "/tmp/pi-bash-0a1b.log";
+  const cases: [string, boolean, Partial<ReturnType<typeof splitBashResult>>][] = [
+    ["out\n", false, {
+      body: "out\n",
+      exitCode: 0,
+      fullOutputPath: undefined,
+      statusNotice: undefined,
+    }],
+    [
+      `tail\n\n[Showing lines 3-2002 of 2002. Full output: ${path}]`,
+      false,
+      { body: "tail", fullOutputPath: path, exitCode: 0 },
+    ],
+    [
+      `tail\n\n[Showing lines 10-900 of 900 (50.0KB limit). Full output: ${path}]\n\nCommand exited with code 3`,
+      true,
+      {
+        body: "tail",
+        fullOutputPath: path,
+        statusNotice: "Command exited with code 3",
+        exitCode: 3,
+      },
+    ],
+    [
+      `x\n\n[Showing last 50.0KB of line 1 (line is 2.0MB). Full output: ${path}]`,
+      false,
+      { body: "x", fullOutputPath: path },
+    ],
+    ["part\n\nCommand timed out after 5 seconds", true, { body: "part", exitCode: undefined }],
+    ["Command aborted", true, { body: "", statusNotice: "Command aborted", exitCode: undefined }],
+    ["boom", true, { body: "boom", statusNotice: undefined, exitCode: undefined }],
+    // A success never carries a status notice: text that looks like one is output.
+    ["Command exited with code 1", false, { body: "Command exited with code 1", exitCode: 0 }],
+  ];
+  for (const [text, isError, expected] of cases) {
+    const got = splitBashResult(text, isError);
+    for (const [key, value] of Object.entries(expected)) {
+      assert.deepEqual(got[key as keyof typeof got], value, `${JSON.stringify(text)} ${key}`);
+    }
+  }
+  assert.equal(
+    joinReducedResult("r\n", "Command exited with code 1"),
+    "r\n\nCommand exited with code 1",
+  );
+  assert.equal(joinReducedResult("r\n", undefined), "r");
+});
+
+Deno.test("splitBashResult: body plus notices always rebuilds the text (property)", () => {
+  fc.assert(fc.property(fc.string(), fc.boolean(), (text, isError) => {
+    const parts = splitBashResult(text, isError);
+    let rebuilt = parts.body;
+    if (parts.truncationNotice !== undefined) {
+      rebuilt += (rebuilt === "" ? "" : "\n\n") + parts.truncationNotice;
+    }
+    if (parts.statusNotice !== undefined) {
+      rebuilt += (rebuilt === "" ? "" : "\n\n") + parts.statusNotice;
+    }
+    assert.equal(rebuilt, text);
+  }));
+});
+
+Deno.test("shellWord: bash reads every quoted word back exactly (property)", async () => {
+  const words = fc.sample(fc.string({ minLength: 1 }).filter((w) => !w.includes("\0")), 40);
+  const script = words.map((w) => `printf '%s\\0' ${shellWord(w)}`).join("\n");
+  const out = await new Deno.Command("bash", { args: ["-c", script], stdout: "piped" }).output();
+  assert.deepEqual(new TextDecoder().decode(out.stdout).split("\0").slice(0, -1), words);
+});
+
+Deno.test("locateYarp: configured path, PATH, then the bundle with npm deno in the sandbox", () => {
+  const base = {
+    env: (_: string): string | undefined => undefined,
+    which: (_: string): string | undefined => undefined,
+    isFile: (_: string) => false,
+    npmDeno: (): string | undefined => undefined,
+    packageDir: "/repo/hooks/pi",
+  };
+  assert.deepEqual(
+    locateYarp({
+      ...base,
+      env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined,
+      isFile: () => true,
+    }),
+    {
+      argv: ["/c/yarp"],
+      env: {},
+      description: "configured (YARP_PI_BINARY): /c/yarp",
+    },
+  );
+  assert.match(
+    (locateYarp({ ...base, env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined }) as {
+      error: string;
+    }).error,
+    /not an executable file/,
+  );
+  assert.match((locateYarp(base) as { error: string }).error, /no yarp on PATH/);
+  const bundled = locateYarp({
+    ...base,
+    env: (n) => n === "HOME" ? "/home/u" : undefined,
+    isFile: (p) => p === "/repo/dist/yarp.js",
+    npmDeno: () => "/repo/hooks/pi/node_modules/deno/deno",
+  });
+  assert.ok(!("error" in bundled));
+  assert.equal(bundled.argv[0], "/repo/hooks/pi/node_modules/deno/deno");
+  assert.equal(bundled.argv.at(-1), "/repo/dist/yarp.js");
+  assert.ok(bundled.argv.includes("--allow-write=/home/u/.local/state/yarp"));
+  assert.ok(bundled.argv.includes("--no-config"));
+  assert.ok(
+    !bundled.argv.some((a) =>
+      a.startsWith("--allow-net") || a.startsWith("--allow-ffi") || a === "-A"
+    ),
+  );
+  assert.match(bundled.description, /dist\/yarp\.js run by npm deno/);
+  assert.match(
+    invocationWords(bundled),
+    /^DENO_NO_UPDATE_CHECK=yarp-launcher \/repo\/hooks\/pi\/node_modules\/deno\/deno run /,
+  );
+  assert.match(
+    (locateYarp({ ...base, isFile: (p) => p.endsWith("yarp.js") }) as { error: string }).error,
+    /no Deno/,
+  );
+});
+
+Deno.test("the package's version is YARP's version", async () => {
+  const manifest = JSON.parse(
+    await Deno.readTextFile(new URL("../hooks/pi/package.json", import.meta.url)),
+  );
+  assert.equal(manifest.version, YARP_VERSION);
+  assert.deepEqual(manifest.keywords, ["pi-package"]);
+  assert.deepEqual(manifest.pi.extensions, ["./index.ts"]);
+  assert.equal(manifest.dependencies.deno, SANDBOX.deno, "the npm Deno is the sandbox's Deno");
+});
+
+// ---------------------------------------------------------------------------
+// The wiring, with a fake Pi and a fake YARP.
+
+interface FakeYarp {
+  version?: string;
+  rewrite?: (source: string, args: readonly string[]) => ProcessOutcome;
+  reduce?: (stdin: string, args: readonly string[]) => ProcessOutcome;
+  trust?: () => ProcessOutcome;
+}
+
+function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
+  const handlers = new Map<string, (event: unknown, ctx: PiContext) => unknown>();
+  const commands = new Map<string, (args: string, ctx: PiContext) => unknown>();
+  const calls: string[][] = [];
+  const notes: string[] = [];
+  const pi: PiApi = {
+    on: (name, handler) => handlers.set(name, handler as never),
+    registerCommand: (name, options) => commands.set(name, options.handler),
+  };
+  const deps: ExtensionDeps = {
+    version: "0.1.0",
+    locate: () => ({ argv: ["/bin/yarp"], env: {}, description: "fake" }),
+    run: (_binary, args, options) => {
+      calls.push([...args]);
+      if (args[0] === "--version") {
+        return Promise.resolve(exit(`yarp ${yarp.version ?? "0.1.0"}\n`));
+      }
+      if (args[0] === "rewrite") {
+        return Promise.resolve(yarp.rewrite?.(args[args.length - 1], args) ?? exit(""));
+      }
+      if (args[0] === "result-reduce") {
+        return Promise.resolve(
+          yarp.reduce?.(options.stdin ?? "", args) ?? exit(options.stdin ?? ""),
+        );
+      }
+      if (args[0] === "trust") {
+        return Promise.resolve(yarp.trust?.() ?? exit('{"recorded_digest":null}'));
+      }
+      if (args[0] === "archive") {
+        return Promise.resolve(exit('{"path":"/state/yarp/archive.sqlite3"}'));
+      }
+      return Promise.resolve(exit("", 2));
+    },
+    readFullOutput: (path) => Promise.resolve(path === "/tmp/pi-bash-ab.log" ? FULL : undefined),
+    projectPack: {
+      realpath: () => Promise.resolve(undefined),
+      isRegularFile: () => Promise.resolve(false),
+      sha256: () => Promise.resolve(undefined),
+    },
+    stderr: (line) => notes.push(line),
+    ...overrides,
+  };
+  registerYarp(pi, deps);
+  const ctx: PiContext = { cwd: "/project", hasUI: false };
+  return {
+    calls,
+    notes,
+    async call(toolName: string, input: Record<string, unknown>, id = "c1") {
+      return await handlers.get("tool_call")!({ toolName, toolCallId: id, input }, ctx);
+    },
+    async result(
+      toolName: string,
+      input: Record<string, unknown>,
+      text: string,
+      isError = false,
+      id = "c1",
+    ) {
+      return await handlers.get("tool_result")!(
+        {
+          toolName,
+          toolCallId: id,
+          input,
+          content: [{ type: "text", text }],
+          isError,
+          details: {},
+        },
+        ctx,
+      ) as { content: { text: string }[]; isError: boolean } | undefined;
+    },
+    async command(args: string) {
+      notes.length = 0;
+      await commands.get("yarp")!(args, ctx);
+      return notes.join("\n");
+    },
+  };
+}
+
+const FULL = "FULL OUTPUT\n".repeat(5000);
+const WRAP = (source: string) => exit(`yarp run --expect-rule git/log -- ${source}\n`);
+
+Deno.test("tool_call: the wrapper is applied only when YARP prints one; bash and exec_command", async () => {
+  const h = harness({ rewrite: (source) => source === "git log" ? WRAP(source) : exit("") });
+  const input = { command: "git log" };
+  assert.equal(await h.call("bash", input), undefined);
+  assert.equal(input.command, "/bin/yarp run --expect-rule git/log -- git log");
+  const exec = { cmd: "git log" };
+  await h.call("exec_command", exec, "c2");
+  assert.equal(exec.cmd, "/bin/yarp run --expect-rule git/log -- git log");
+  const plain = { command: "ls" };
+  await h.call("bash", plain, "c3");
+  assert.equal(plain.command, "ls");
+  // The wrapped result is never reduced a second time.
+  assert.equal(await h.result("bash", input, "x".repeat(9000)), undefined);
+  assert.ok(!h.calls.some((c) => c[0] === "result-reduce"));
+});
+
+Deno.test("tool_call and tool_result fail open on every failure, and never throw", async () => {
+  const failures: ProcessOutcome[] = [
+    { kind: "timeout" },
+    { kind: "spawn-error", message: "ENOENT" },
+    exit("yarp run -- x\n", 1),
+    exit("not a wrapper\n"),
+  ];
+  for (const failure of failures) {
+    const h = harness({ rewrite: () => failure, reduce: () => failure });
+    const input = { command: "git log" };
+    await h.call("bash", input);
+    assert.equal(input.command, "git log", JSON.stringify(failure));
+    assert.equal(await h.result("bash", input, "y".repeat(9000)), undefined);
+  }
+  const throwing = harness({
+    rewrite: () => {
+      throw new Error("boom");
+    },
+    reduce: () => {
+      throw new Error("boom");
+    },
+  });
+  const input = { command: "git log" };
+  assert.equal(await throwing.call("bash", input), undefined);
+  assert.equal(input.command, "git log");
+  assert.equal(await throwing.result("bash", input, "z"), undefined);
+  assert.match(await throwing.command(""), /tool-call/);
+  const missing = harness({}, { locate: () => ({ error: "no yarp on PATH" }) });
+  await missing.call("bash", input);
+  assert.equal(input.command, "git log");
+  assert.match(missing.notes.join("\n"), /YARP disabled for this session: no yarp on PATH/);
+});
+
+Deno.test("a timeout disables YARP for the session, so a hang costs one timeout", async () => {
+  const h = harness({ rewrite: () => ({ kind: "timeout" }) });
+  await h.call("bash", { command: "git log" }, "a");
+  await h.call("bash", { command: "git log" }, "b");
+  assert.equal(h.calls.filter((c) => c[0] === "rewrite").length, 1);
+  assert.equal(h.notes.filter((n) => n.startsWith("YARP disabled")).length, 1);
+});
+
+Deno.test("version mismatch: nothing rewritten or reduced, one notice, shown in /yarp", async () => {
+  const h = harness({ version: "9.9.9", rewrite: WRAP, reduce: () => exit(MARKED) });
+  const input = { command: "git log" };
+  await h.call("bash", input, "a");
+  await h.call("bash", { command: "git log" }, "b");
+  assert.equal(input.command, "git log");
+  assert.equal(
+    await h.result("bash", { command: "git log | head" }, "q".repeat(9000), false, "x"),
+    undefined,
+  );
+  assert.equal(
+    h.notes.filter((n) => /version mismatch: extension 0\.1\.0, binary 9\.9\.9/.test(n)).length,
+    1,
+  );
+  assert.ok(!h.calls.some((c) => c[0] === "rewrite" || c[0] === "result-reduce"));
+  assert.match(await h.command(""), /disabled: version mismatch/);
+});
+
+Deno.test("tool_result: full output from Pi's file, notices and isError kept, yarp read never reduced", async () => {
+  const seen: { stdin: string; args: readonly string[] }[] = [];
+  const h = harness({
+    reduce: (stdin, args) => {
+      seen.push({ stdin, args });
+      return exit(MARKED);
+    },
+  });
+  const visible =
+    "tail\n\n[Showing lines 2-3 of 3. Full output: /tmp/pi-bash-ab.log]\n\nCommand exited with code 4";
+  const input = { command: "make 2>&1 | tail -3" };
+  await h.call("bash", input);
+  const replaced = await h.result("bash", input, visible.padStart(30000, "z"), true);
+  assert.ok(replaced !== undefined);
+  assert.equal(seen[0].stdin, FULL);
+  assert.deepEqual(seen[0].args, [
+    "result-reduce",
+    "--command",
+    "make 2>&1 | tail -3",
+    "--exit-code",
+    "4",
+  ]);
+  assert.equal(replaced.isError, true);
+  assert.ok(
+    replaced.content[0].text.endsWith("exact: yarp read 0123abcd]\n\nCommand exited with code 4"),
+  );
+  // A full-output path that is not Pi's file: pass through.
+  const other = "tail\n\n[Showing lines 2-3 of 3. Full output: /etc/shadow]";
+  assert.equal(
+    await h.result("bash", { command: "x | y" }, other.padStart(30000, "z"), false, "o"),
+    undefined,
+  );
+  // The model's own yarp read: runs the binary the extension found, and is never reduced.
+  const read = { command: "yarp read 0123abcd" };
+  await h.call("bash", read, "r");
+  assert.equal(read.command, "/bin/yarp read 0123abcd");
+  assert.equal(
+    await h.result("bash", { command: "yarp read 0123abcd" }, "w".repeat(30000), false, "r"),
+    undefined,
+  );
+  assert.equal(seen.length, 1);
+  const report = await h.command("");
+  assert.match(report, /results reduced by yarp result-reduce: 1/);
+  assert.match(report, /result:yarp-command: 1/);
+  assert.match(report, /result:full-output-unavailable: 1/);
+  assert.match(report, /archive: \/state\/yarp\/archive\.sqlite3/);
+  assert.match(report, /recent archive ids: 0123abcd/);
+});
+
+Deno.test("/yarp off|on toggles reduction; /yarp doctor names the binary", async () => {
+  const h = harness({ rewrite: WRAP });
+  await h.command("off");
+  const input = { command: "git log" };
+  await h.call("bash", input, "a");
+  assert.equal(input.command, "git log");
+  await h.command("on");
+  await h.call("bash", input, "b");
+  assert.match(input.command, /^\/bin\/yarp run/);
+  assert.match(await h.command("doctor"), /binary: fake/);
+  assert.match(await h.command("bogus"), /unknown argument 'bogus'/);
+});
+
+// ---------------------------------------------------------------------------
+// Project packs and trust.
+
+const DIGEST = "ab".repeat(32);
+
+function probe(files: Record<string, string>, regular = true): ProjectPackProbe {
+  return {
+    realpath: (path) => Promise.resolve(path in files ? files[path] : undefined),
+    isRegularFile: () => Promise.resolve(regular),
+    sha256: () => Promise.resolve(DIGEST),
+  };
+}
+
+const trusted = () => Promise.resolve(exit(`{"recorded_digest":"${DIGEST}"}`));
+const PACKED = { "/p": "/p", "/p/.yarp/rules.yrp": "/p/.yarp/rules.yrp" };
+
+Deno.test("project pack: passed only for Pi trust, YARP trust with the same digest, inside the root", async () => {
+  const cases: [
+    string,
+    boolean | undefined,
+    ProjectPackProbe,
+    () => Promise<ProcessOutcome>,
+    RegExp | null,
+  ][] = [
+    ["trusted by both", true, probe(PACKED), trusted, null],
+    ["Pi without a trust API: YARP's trust alone", undefined, probe(PACKED), trusted, null],
+    ["Pi does not trust", false, probe(PACKED), trusted, /Pi does not trust/],
+    ["no pack", true, probe({ "/p": "/p" }), trusted, /no \.yarp\/rules\.yrp/],
+    [
+      "symlink escape",
+      true,
+      probe({ "/p": "/p", "/p/.yarp/rules.yrp": "/elsewhere/rules.yrp" }),
+      trusted,
+      /outside the project root/,
+    ],
+    [
+      "sibling prefix",
+      true,
+      probe({ "/p": "/p", "/p/.yarp/rules.yrp": "/p2/rules.yrp" }),
+      trusted,
+      /outside/,
+    ],
+    ["not a regular file", true, probe(PACKED, false), trusted, /not a regular file/],
+    [
+      "never trusted",
+      true,
+      probe(PACKED),
+      () => Promise.resolve(exit('{"recorded_digest":null}')),
+      /is not trusted/,
+    ],
+    [
+      "changed since trust",
+      true,
+      probe(PACKED),
+      () => Promise.resolve(exit(`{"recorded_digest":"${"cd".repeat(32)}"}`)),
+      /changed since/,
+    ],
+    [
+      "trust status fails",
+      true,
+      probe(PACKED),
+      () => Promise.resolve({ kind: "timeout" } as const),
+      /no answer/,
+    ],
+  ];
+  for (const [name, piTrust, files, ask, reason] of cases) {
+    const { args, trust } = await projectPackArgs("/p", piTrust, files, ask, new Map());
+    if (reason === null) {
+      assert.deepEqual(args, ["--rule-pack", "/p/.yarp/rules.yrp"], name);
+      assert.equal(trust.state, "passed", name);
+    } else {
+      assert.deepEqual(args, [], name);
+      assert.match(trust.detail, reason, name);
+    }
+  }
+});
+
+Deno.test("project pack: the trusted pack reaches rewrite and result-reduce", async () => {
+  const seen: (readonly string[])[] = [];
+  const h = harness({
+    rewrite: (_source, args) => {
+      seen.push(args);
+      return exit("");
+    },
+    reduce: (stdin, args) => {
+      seen.push(args);
+      return exit(stdin);
+    },
+    trust: () => exit(`{"recorded_digest":"${DIGEST}"}`),
+  }, {
+    projectPack: probe({
+      "/project": "/project",
+      "/project/.yarp/rules.yrp": "/project/.yarp/rules.yrp",
+    }),
+  });
+  await h.call("bash", { command: "seq 1 9" });
+  await h.result("bash", { command: "seq 1 9" }, "1\n");
+  for (const args of seen) {
+    assert.ok(args.join(" ").includes("--rule-pack /project/.yarp/rules.yrp"), args.join(" "));
+  }
+});
+
+// ---------------------------------------------------------------------------
+// The process edge.
+
+Deno.test("runProcess: stdin in, stdout out, exit code, spawn failure", async () => {
+  assert.deepEqual(await runProcess(["cat"], { stdin: "hello", timeoutMs: 5000 }), exit("hello"));
+  const failed = await runProcess(["sh", "-c", "echo e >&2; exit 3"], { timeoutMs: 5000 });
+  assert.deepEqual(failed, { kind: "exit", code: 3, stdout: "", stderr: "e\n" });
+  assert.equal((await runProcess(["/nonexistent/yarp"], { timeoutMs: 5000 })).kind, "spawn-error");
+});
+
+Deno.test("runProcess: a timeout kills the whole process group and releases the pipes", async () => {
+  const pidFile = await Deno.makeTempFile();
+  const started = performance.now();
+  // The grandchild holds stdout open; without the group kill it would keep the pipe alive.
+  const outcome = await runProcess([
+    "sh",
+    "-c",
+    `sh -c 'echo $$ > ${pidFile}; exec sleep 30' & sleep 30`,
+  ], {
+    timeoutMs: 500,
+  });
+  assert.deepEqual(outcome, { kind: "timeout" });
+  assert.ok(performance.now() - started < 5000);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const pid = (await Deno.readTextFile(pidFile)).trim();
+  assert.match(pid, /^\d+$/);
+  let state = "gone";
+  try {
+    state = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1][0];
+  } catch {
+    // no such process
+  }
+  assert.ok(state === "gone" || state === "Z", `the grandchild is gone (state ${state})`);
+  await Deno.remove(pidFile);
+});
+
+Deno.test("the real I/O edge: Pi's full-output file only, pack probes, version from package.json", async () => {
+  const { realDeps } = await import("../hooks/pi/index.ts");
+  const deps = realDeps();
+  assert.equal(deps.version, YARP_VERSION);
+  const { tmpdir } = await import("node:os");
+  const path = `${tmpdir()}/pi-bash-${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}.log`;
+  await Deno.writeTextFile(path, "head\nmiddle\ntail\n");
+  try {
+    assert.equal(await deps.readFullOutput(path, "middle\ntail"), "head\nmiddle\ntail\n");
+    assert.equal(
+      await deps.readFullOutput(path, "something else"),
+      undefined,
+      "must end with what Pi showed",
+    );
+    assert.equal(await deps.readFullOutput("/etc/passwd", ""), undefined, "only Pi's files");
+    assert.equal(await deps.readFullOutput(`${tmpdir()}/pi-bash-zz.log`, ""), undefined);
+    assert.equal(await deps.projectPack.realpath("/nonexistent/x"), undefined);
+    assert.equal(await deps.projectPack.isRegularFile(path), true);
+    assert.equal(await deps.projectPack.isRegularFile("/nonexistent/x"), false);
+    assert.match((await deps.projectPack.sha256(path))!, /^[0-9a-f]{64}$/);
+    assert.equal(await deps.projectPack.sha256("/nonexistent/x"), undefined);
+  } finally {
+    await Deno.remove(path);
+  }
+  const located = deps.locate();
+  assert.ok("error" in located || located.argv.length > 0);
+});
