@@ -10,6 +10,7 @@ import {
   ArchiveError,
   archiveSettings,
   archiveTotals,
+  callBytesPath,
   type CallFacts,
   CHUNK_BYTES,
   cleanStraySpools,
@@ -20,11 +21,12 @@ import {
   ftsQuery,
   memorySource,
   openArchive,
+  orphanCallFiles,
   pruneArchive,
+  rawChunks,
   RunSpool,
   searchCalls,
   type StoredCall,
-  streamChunks,
 } from "../lib/archive/mod.ts";
 import { configLocation, EMPTY_CONFIG, envFromRecord, parseConfig } from "../lib/config/mod.ts";
 import type { DatabaseSync } from "node:sqlite";
@@ -55,7 +57,7 @@ function facts(command: string, createdMs = Date.now()): CallFacts {
 
 function readAll(db: DatabaseSync, call: StoredCall, name: string): Uint8Array {
   const stream = call.streams.find((s) => s.name === name)!;
-  const parts = [...streamChunks(db, call, stream)];
+  const parts = [...rawChunks(db, call, stream)].map((part) => part.slice());
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -241,7 +243,7 @@ Deno.test("property: spool -> commit -> read returns exactly the bytes, for any 
   db.close();
 });
 
-Deno.test("large streams are stored in 1 MiB chunks and read back exactly; every digest path agrees", async () => {
+Deno.test("large streams are stored in the call file and read back exactly; every digest path agrees", async () => {
   const db = await freshDb();
   const big = new Uint8Array(3 * CHUNK_BYTES + 12345);
   for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
@@ -251,7 +253,11 @@ Deno.test("large streams are stored in 1 MiB chunks and read back exactly; every
     memorySource("stderr", small),
   ]);
   const call = found(db, committed.id);
-  assert.equal(call.streams[0].chunkCount, 4);
+  assert.deepEqual(call.streams.map((s) => s.blobOffset), [0, big.length]);
+  assert.equal(
+    Deno.statSync(callBytesPath(db.location()!, call.id)).size,
+    big.length + small.length,
+  );
   assert.deepEqual(readAll(db, call, "stdout"), big);
   assert.deepEqual(readAll(db, call, "stderr"), small);
   assert.equal(call.streams[0].sha256, toHex(sha256(big)));
@@ -302,7 +308,7 @@ Deno.test("a damaged call is reported, never returned short", async () => {
   const committed = await commitCall(db, facts("dmg"), [
     memorySource("stdout", new Uint8Array(CHUNK_BYTES + 5)),
   ]);
-  db.prepare("DELETE FROM chunks WHERE n = 1").run();
+  Deno.truncateSync(callBytesPath(db.location()!, committed.id), CHUNK_BYTES - 1);
   const call = found(db, committed.id);
   assert.throws(() => readAll(db, call, "stdout"), /damaged in the archive/);
   db.close();
@@ -372,10 +378,13 @@ Deno.test("retention removes oldest first by size and age, bounded, never the pr
   assert.equal(forgetCall(db, seqs[7]), true);
   assert.equal(forgetCall(db, seqs[7]), false);
   assert.deepEqual(archiveTotals(db), { calls: 2, bytes: 2048, oldestMs: 1008, newestMs: 1009 });
-  assert.equal(
-    (db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n,
-    2,
-    "no orphan chunks",
+  const known = new Set(
+    (db.prepare("SELECT id FROM calls").all() as { id: string }[]).map((r) => r.id),
+  );
+  assert.deepEqual(
+    orphanCallFiles(db.location()!, (id) => known.has(id), Date.now() + 1e9),
+    [],
+    "no orphan files",
   );
   assert.deepEqual(searchCalls(db, "c7", 10), []);
   db.close();
