@@ -52,6 +52,7 @@ export {
   type RetentionLimits,
 } from "./retention.ts";
 export {
+  compactSearchIndex,
   INDEX_BATCH_CALLS,
   indexPending,
   indexPendingCalls,

@@ -14,7 +14,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { orphanCallFiles, removeCallFile } from "./call_bytes.ts";
-import { unindexCalls } from "./search_index.ts";
+import { compactSearchIndex, unindexCalls } from "./search_index.ts";
 import { writeTransaction } from "./store.ts";
 
 /** Calls one automatic retention pass may remove. */
@@ -145,8 +145,8 @@ export function pruneArchive(
 
 /**
  * Gives up to `pages` free database pages back to the file system (all when
- * undefined; then also checkpoints and truncates the WAL, so the space is
- * free at once). The pragma frees one page per step, so every step is taken.
+ * undefined; then also checkpoints and truncates the WAL and compacts the
+ * search index, so the space is free at once). The pragma frees one page per step, so every step is taken.
  */
 function returnFreePages(db: DatabaseSync, pages?: number): void {
   const free = (db.prepare("PRAGMA freelist_count").get() as { freelist_count: number })
@@ -154,7 +154,10 @@ function returnFreePages(db: DatabaseSync, pages?: number): void {
   if (free > 0) {
     db.prepare(`PRAGMA incremental_vacuum${pages === undefined ? "" : `(${pages})`}`).all();
   }
-  if (pages === undefined) db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").all();
+  if (pages === undefined) {
+    db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").all();
+    compactSearchIndex(db);
+  }
 }
 
 /**

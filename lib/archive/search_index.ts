@@ -193,3 +193,20 @@ export function unindexCalls(db: DatabaseSync, seqs: readonly number[]): void {
     index.close();
   }
 }
+
+/**
+ * Gives every free page of the search index back to the file system and
+ * truncates its WAL (after a full prune); best effort, never throws.
+ */
+export function compactSearchIndex(db: DatabaseSync): void {
+  const index = openSearchIndex(db, "write");
+  if (index === undefined) return;
+  try {
+    index.prepare("PRAGMA incremental_vacuum").all();
+    index.prepare("PRAGMA wal_checkpoint(TRUNCATE)").all();
+  } catch {
+    // space comes back at a later prune
+  } finally {
+    index.close();
+  }
+}

@@ -158,7 +158,8 @@ export function openCompanion(path: string, mode: OpenMode): DatabaseSync {
   Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 }).close();
   const db = new Database(path);
   try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // auto_vacuum takes effect only on a new file, before WAL mode writes its header.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA auto_vacuum = INCREMENTAL`);
     walMode(db);
     db.exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864");
     return db;
