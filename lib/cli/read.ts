@@ -108,6 +108,21 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
 type ChunkSource = (stream: StoredStream) => AsyncIterable<Uint8Array>;
 
 /**
+ * Bytes decoded or encoded at a time for `--json` (32 KiB): the strings
+ * made stay small enough for V8's young generation, where they die cheaply;
+ * strings of a 1 MiB chunk would go to the large-object space, which only a
+ * full collection frees, and the heap would grow with the stream.
+ */
+const JSON_PIECE_BYTES = 32 * 1024;
+
+/** `chunk` in pieces of at most {@link JSON_PIECE_BYTES}. */
+function* pieces(chunk: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < chunk.length; at += JSON_PIECE_BYTES) {
+    yield chunk.subarray(at, at + JSON_PIECE_BYTES);
+  }
+}
+
+/**
  * Prints `call` as one JSON object in two passes: the first verifies every
  * stream and finds whether it is valid UTF-8, the second prints it as
  * `text` or `base64`, one chunk at a time. Throws a DamagedStreamError from
@@ -125,7 +140,7 @@ async function writeJson(
     for await (const chunk of chunks(stream)) {
       if (!valid) continue;
       try {
-        decoder.decode(chunk, { stream: true });
+        for (const piece of pieces(chunk)) decoder.decode(piece, { stream: true });
       } catch {
         valid = false;
       }
@@ -159,11 +174,13 @@ async function writeJson(
       `{"size":${stream.size},"sha256":${JSON.stringify(stream.sha256)},` +
       `"${text ? "text" : "base64"}":"`;
     if (!put(head)) return 0;
-    const piece = text ? jsonTextPieces() : base64Pieces();
+    const encode = text ? jsonTextPieces() : base64Pieces();
     for await (const chunk of chunks(stream)) {
-      if (!put(piece.push(chunk))) return 0;
+      for (const piece of pieces(chunk)) {
+        if (!put(encode.push(piece))) return 0;
+      }
     }
-    if (!put(`${piece.finish()}"}`)) return 0;
+    if (!put(`${encode.finish()}"}`)) return 0;
   }
   put("}}\n");
   return 0;
