@@ -10,6 +10,7 @@ import {
   ArchiveError,
   archiveSettings,
   archiveTotals,
+  callBytesPath,
   type CallFacts,
   CHUNK_BYTES,
   cleanStraySpools,
@@ -20,11 +21,13 @@ import {
   ftsQuery,
   memorySource,
   openArchive,
+  orphanCallFiles,
   pruneArchive,
+  rawChunks,
   RunSpool,
   searchCalls,
   type StoredCall,
-  streamChunks,
+  verifiedChunks,
 } from "../lib/archive/mod.ts";
 import { configLocation, EMPTY_CONFIG, envFromRecord, parseConfig } from "../lib/config/mod.ts";
 import type { DatabaseSync } from "node:sqlite";
@@ -55,7 +58,7 @@ function facts(command: string, createdMs = Date.now()): CallFacts {
 
 function readAll(db: DatabaseSync, call: StoredCall, name: string): Uint8Array {
   const stream = call.streams.find((s) => s.name === name)!;
-  const parts = [...streamChunks(db, call, stream)];
+  const parts = [...rawChunks(db, call, stream)].map((part) => part.slice());
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -241,7 +244,7 @@ Deno.test("property: spool -> commit -> read returns exactly the bytes, for any 
   db.close();
 });
 
-Deno.test("large streams are stored in 1 MiB chunks and read back exactly; every digest path agrees", async () => {
+Deno.test("large streams are stored in the call file and read back exactly; every digest path agrees", async () => {
   const db = await freshDb();
   const big = new Uint8Array(3 * CHUNK_BYTES + 12345);
   for (let i = 0; i < big.length; i++) big[i] = (i * 2654435761) >>> 24;
@@ -251,7 +254,11 @@ Deno.test("large streams are stored in 1 MiB chunks and read back exactly; every
     memorySource("stderr", small),
   ]);
   const call = found(db, committed.id);
-  assert.equal(call.streams[0].chunkCount, 4);
+  assert.deepEqual(call.streams.map((s) => s.blobOffset), [0, big.length]);
+  assert.equal(
+    Deno.statSync(callBytesPath(db.location()!, call.id)).size,
+    big.length + small.length,
+  );
   assert.deepEqual(readAll(db, call, "stdout"), big);
   assert.deepEqual(readAll(db, call, "stderr"), small);
   assert.equal(call.streams[0].sha256, toHex(sha256(big)));
@@ -302,7 +309,7 @@ Deno.test("a damaged call is reported, never returned short", async () => {
   const committed = await commitCall(db, facts("dmg"), [
     memorySource("stdout", new Uint8Array(CHUNK_BYTES + 5)),
   ]);
-  db.prepare("DELETE FROM chunks WHERE n = 1").run();
+  Deno.truncateSync(callBytesPath(db.location()!, committed.id), CHUNK_BYTES - 1);
   const call = found(db, committed.id);
   assert.throws(() => readAll(db, call, "stdout"), /damaged in the archive/);
   db.close();
@@ -372,10 +379,13 @@ Deno.test("retention removes oldest first by size and age, bounded, never the pr
   assert.equal(forgetCall(db, seqs[7]), true);
   assert.equal(forgetCall(db, seqs[7]), false);
   assert.deepEqual(archiveTotals(db), { calls: 2, bytes: 2048, oldestMs: 1008, newestMs: 1009 });
-  assert.equal(
-    (db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n,
-    2,
-    "no orphan chunks",
+  const known = new Set(
+    (db.prepare("SELECT id FROM calls").all() as { id: string }[]).map((r) => r.id),
+  );
+  assert.deepEqual(
+    orphanCallFiles(db.location()!, (id) => known.has(id), Date.now() + 1e9),
+    [],
+    "no orphan files",
   );
   assert.deepEqual(searchCalls(db, "c7", 10), []);
   db.close();
@@ -447,4 +457,94 @@ Deno.test("named spool files older than the grace period are removed; fresh ones
   assert.equal(cleanStraySpools(dir, now), 2);
   assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [fresh, other].sort());
   assert.equal(cleanStraySpools(`${DIR}/no-such-dir`, now), 0);
+});
+
+// ---------------------------------------------------------------- schema 1 archives
+
+/** The schema version 1 wrote (bytes in chunk rows, FTS in the same file), for the upgrade test. */
+const V1_SCHEMA = `
+CREATE TABLE calls (
+  seq         INTEGER PRIMARY KEY,
+  id          TEXT    NOT NULL UNIQUE,
+  created_ms  INTEGER NOT NULL,
+  cwd         TEXT    NOT NULL,
+  source      TEXT    NOT NULL CHECK (source IN ('run', 'put')),
+  command     TEXT    NOT NULL,
+  argv        TEXT,
+  exit_code   INTEGER,
+  signal      TEXT,
+  rule_id     TEXT,
+  total_bytes INTEGER NOT NULL
+);
+CREATE INDEX calls_by_time ON calls (created_ms);
+CREATE TABLE streams (
+  call_seq    INTEGER NOT NULL,
+  name        TEXT    NOT NULL CHECK (name IN ('stdout', 'stderr', 'output')),
+  size        INTEGER NOT NULL,
+  sha256      TEXT    NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  PRIMARY KEY (call_seq, name)
+) WITHOUT ROWID;
+CREATE TABLE chunks (
+  call_seq INTEGER NOT NULL,
+  stream   TEXT    NOT NULL,
+  n        INTEGER NOT NULL,
+  data     BLOB    NOT NULL,
+  PRIMARY KEY (call_seq, stream, n)
+);
+CREATE VIRTUAL TABLE call_text USING fts5 (
+  command, output, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE archive_totals (
+  one   INTEGER PRIMARY KEY CHECK (one = 1),
+  calls INTEGER NOT NULL,
+  bytes INTEGER NOT NULL
+);
+INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
+PRAGMA user_version = 1;
+`;
+
+Deno.test("a schema-1 archive is upgraded on the first write and its calls still read and search", async () => {
+  const path = `${DIR}/v1/archive.sqlite3`;
+  Deno.mkdirSync(`${DIR}/v1`);
+  const { DatabaseSync } = await import("node:sqlite");
+  const old = new DatabaseSync(path);
+  old.exec("PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL");
+  old.exec(V1_SCHEMA);
+  const bytes = new Uint8Array(CHUNK_BYTES + 10).fill(0x62);
+  old.prepare(
+    "INSERT INTO calls (seq, id, created_ms, cwd, source, command, total_bytes) VALUES (7, 'abcd0001', 1, '/', 'put', 'legacy command', ?)",
+  ).run(bytes.length);
+  old.prepare("INSERT INTO streams VALUES (7, 'output', ?, ?, 2)").run(
+    bytes.length,
+    toHex(sha256(bytes)),
+  );
+  old.prepare("INSERT INTO chunks VALUES (7, 'output', 0, ?), (7, 'output', 1, ?)").run(
+    bytes.subarray(0, CHUNK_BYTES),
+    bytes.subarray(CHUNK_BYTES),
+  );
+  old.exec("UPDATE archive_totals SET calls = 1, bytes = " + bytes.length);
+  old.close();
+
+  const reader = await openArchive(path, "read"); // read mode never upgrades
+  assert.equal(found(reader, "abcd0001").streams[0].blobOffset, null);
+  reader.close();
+  const db = await openArchive(path, "write");
+  assert.equal(
+    (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+    2,
+  );
+  const call = found(db, "abcd0001");
+  const back = new Uint8Array(bytes.length);
+  let at = 0;
+  for await (const chunk of verifiedChunks(db, call, call.streams[0])) {
+    back.set(chunk, at);
+    at += chunk.length;
+  }
+  assert.deepEqual(back, bytes);
+  const next = await commitCall(db, facts("new command"), [memorySource("stdout", bytes)]);
+  assert.equal(next.seq, 8, "seqs continue after the old ones");
+  assert.deepEqual(searchCalls(db, "legacy", 10).map((h) => h.id), ["abcd0001"]);
+  assert.deepEqual(searchCalls(db, "new", 10).map((h) => h.id), [next.id]);
+  db.close();
 });

@@ -3,7 +3,7 @@
  * the text under its status policy only when an exact copy exists and both
  * savings gates pass; otherwise the input comes back byte for byte. The
  * exact copy is archived first (the `archive put` path) and `yarp read`
- * returns it; `--archive-id` must name a stored call; `YARP_ARCHIVE=off`
+ * returns it; `--archive-id` counts only when it holds this input; `YARP_ARCHIVE=off`
  * means no reduction; `--json` reports without command or output text.
  */
 import assert from "node:assert/strict";
@@ -157,12 +157,15 @@ Deno.test("CLI: archives first, prints the reduction, and yarp read gives the in
   assert.ok(text.stdout.length < input.length);
   assert.match(decoder.decode(text.stdout), new RegExp(`yarp read ${report.archive_id}\\]`));
 
+  // An id that does not hold this input is ignored: the input is archived itself.
   const unknown = await yarp(
     ["result-reduce", "--command", "cargo test", "--archive-id", "ffffffff"],
     {},
     input,
   );
-  assert.deepEqual(unknown.stdout, input);
+  const ownId = /yarp read ([0-9a-f]{8})\]/.exec(decoder.decode(unknown.stdout))?.[1];
+  assert.ok(ownId !== undefined && ownId !== "ffffffff");
+  assert.deepEqual((await yarp(["read", ownId], {}, new Uint8Array())).stdout, input);
 
   const off = await yarp(
     ["result-reduce", "--command", "cargo test"],

@@ -1,26 +1,29 @@
 /**
- * Committing one call: its facts, each stream's exact bytes in chunks of at
- * most {@link CHUNK_BYTES}, each stream's SHA-256, and the search text, all
- * in one write transaction. Either every row lands or none does.
+ * Committing one call: its facts, each stream's SHA-256 and the search text
+ * in one short write transaction, after its exact bytes were written to
+ * the call's own file (`call_bytes.ts`) with no lock held. Either the rows
+ * land, naming a complete file, or nothing does (the file is removed).
  *
- * Digests: a stream of at most {@link WHOLE_DIGEST_BYTES} is read whole and
- * hashed by Web Crypto (about 550 MB/s here); a larger one is read back
- * chunk by chunk through `node:crypto`'s incremental hash before the
- * transaction opens (memory bounded by one chunk), and read once more while
- * its chunks are inserted: the second read, from the page cache, costs less
- * than holding the write lock, which other YARP processes wait on, while
- * hashing. That module costs about
- * 40 ms to load, so only a run with more than 32 MiB of one stream pays it,
- * against the seconds the TypeScript SHA-256 (about 95 MB/s) would take.
+ * Digests are computed while the bytes are copied from the spool into the
+ * call file: a stream of at most {@link WHOLE_DIGEST_BYTES} is read whole
+ * and hashed by Web Crypto (about 550 MB/s here); a larger one is copied
+ * one chunk at a time through `node:crypto`'s incremental hash (memory
+ * bounded by one chunk). That module costs about 40 ms to load, so only a
+ * run with more than 32 MiB of one stream pays it. The write transaction
+ * therefore holds SQLite's lock only for a few small row inserts, whatever
+ * the size of the output; the search index is filled afterwards, under its
+ * own lock (`search_index.ts`; docs/archive.md, "Concurrency").
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
 import { sha256Native, toHex } from "../bytes/sha256.ts";
+import { writeAll } from "../base/write_all.ts";
+import { createCallFile, removeCallFile } from "./call_bytes.ts";
 import { newCallId } from "./ids.ts";
-import { writeTransaction } from "./store.ts";
+import { type TransactionTiming, writeTransaction } from "./store.ts";
 
-/** Bytes per stored chunk row (1 MiB): far below SQLite's 1 GB blob limit. */
+/** Bytes copied or read at a time (1 MiB); also the chunk size of schema-1 rows. */
 export const CHUNK_BYTES = 1024 * 1024;
 /** Streams up to this size are digested in one native call (32 MiB). */
 export const WHOLE_DIGEST_BYTES = 32 * 1024 * 1024;
@@ -76,11 +79,12 @@ export function memorySource(name: StreamName, bytes: Uint8Array): StreamSource 
   };
 }
 
-/** What a commit stored. */
+/** What a commit stored, and how long its write transaction waited and held the lock. */
 export interface CommittedCall {
   readonly id: string;
   readonly seq: number;
   readonly totalBytes: number;
+  readonly timing: Readonly<TransactionTiming>;
 }
 
 function readFully(source: StreamSource, offset: number, length: number): Uint8Array {
@@ -118,23 +122,118 @@ export function searchSample(source: StreamSource, whole?: Uint8Array): string {
   return `${indexText(head)}\n … \n${indexText(tail)}`;
 }
 
-/** The hex SHA-256 of `source`, read one chunk at a time through `node:crypto`. */
-async function incrementalDigest(source: StreamSource): Promise<string> {
-  const { createHash } = await import("node:crypto");
-  const hash = createHash("sha256");
-  const buffer = new Uint8Array(CHUNK_BYTES);
-  for (let offset = 0; offset < source.size; offset += CHUNK_BYTES) {
-    const length = Math.min(CHUNK_BYTES, source.size - offset);
-    hash.update(readInto(source, offset, buffer.subarray(0, length)));
+/** One stream as written to the call file. */
+interface WrittenStream {
+  readonly source: StreamSource;
+  readonly offset: number;
+  readonly sha256: string;
+}
+
+/** The SHA-256 of no bytes. */
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/**
+ * Copies every stream of `streams` into `file` back to back, digesting and
+ * sampling each on the way (see the module comment for the two digest
+ * paths). Throws when a read, digest or write fails.
+ */
+async function writeStreams(
+  file: Deno.FsFile,
+  streams: readonly StreamSource[],
+): Promise<WrittenStream[]> {
+  const written: WrittenStream[] = [];
+  let offset = 0;
+  for (const source of streams) {
+    let sha256: string;
+    if (source.size <= WHOLE_DIGEST_BYTES) {
+      const bytes = readFully(source, 0, source.size);
+      sha256 = toHex(await sha256Native(bytes));
+      writeAll(file, bytes);
+    } else {
+      const { createHash } = await import("node:crypto");
+      const hash = createHash("sha256");
+      const buffer = new Uint8Array(CHUNK_BYTES);
+      for (let at = 0; at < source.size; at += CHUNK_BYTES) {
+        const length = Math.min(CHUNK_BYTES, source.size - at);
+        const chunk = readInto(source, at, buffer.subarray(0, length));
+        hash.update(chunk);
+        writeAll(file, chunk);
+      }
+      sha256 = hash.digest("hex");
+    }
+    written.push({ source, offset, sha256 });
+    offset += source.size;
   }
-  return hash.digest("hex");
+  return written;
 }
 
 /**
- * Stores one call and its streams in one transaction and returns its new
- * id. Waits up to the busy timeout for other writers. Throws (and stores
- * nothing) when any read, digest or write fails; retries the id on the rare
- * collision (`newId` is injectable for tests). Duplicate stream names are a programming error and throw.
+ * Writes the bytes of `streams` to the call file of a fresh id (another id
+ * when the name is taken) and returns the id and what was written. A call
+ * with no bytes needs no file. Throws, leaving no file, when any read,
+ * digest or write fails.
+ */
+async function writeCallFile(
+  dbPath: string,
+  streams: readonly StreamSource[],
+  totalBytes: number,
+  newId: () => string,
+): Promise<{ id: string; written: WrittenStream[] }> {
+  for (let attempt = 1;; attempt += 1) {
+    const id = newId();
+    if (totalBytes === 0) {
+      return {
+        id,
+        written: streams.map((source) => ({ source, offset: 0, sha256: EMPTY_SHA256 })),
+      };
+    }
+    const file = createCallFile(dbPath, id);
+    if (file === undefined) {
+      if (attempt >= ID_ATTEMPTS) throw new Error(`no free call id after ${ID_ATTEMPTS} attempts`);
+      continue;
+    }
+    try {
+      return { id, written: await writeStreams(file, streams) };
+    } catch (error) {
+      removeCallFile(dbPath, id);
+      throw error;
+    } finally {
+      file.close();
+    }
+  }
+}
+
+/** Inserts the rows of one call (its bytes already in its file) in one short transaction. */
+function insertRows(
+  db: DatabaseSync,
+  id: string,
+  facts: CallFacts,
+  written: readonly WrittenStream[],
+  totalBytes: number,
+  timing: TransactionTiming,
+): number {
+  return writeTransaction(db, () => {
+    const seq = insertCall(db, id, facts, totalBytes);
+    const insertStream = db.prepare(
+      `INSERT INTO streams (call_seq, name, size, sha256, chunk_count, blob_offset)
+       VALUES (?, ?, ?, ?, 0, ?)`,
+    );
+    for (const stream of written) {
+      insertStream.run(seq, stream.source.name, stream.source.size, stream.sha256, stream.offset);
+    }
+    db.prepare(
+      "UPDATE archive_totals SET calls = calls + 1, bytes = bytes + ?, last_seq = ? WHERE one = 1",
+    ).run(totalBytes, seq);
+    return seq;
+  }, timing);
+}
+
+/**
+ * Stores one call: its bytes in a new call file, then its rows in one
+ * transaction; returns its new id. Waits up to the busy timeout for other
+ * writers. Throws (and stores nothing) when any read, digest or write
+ * fails; retries with a fresh id on the rare collision (`newId` is
+ * injectable for tests). Duplicate stream names are a programming error and throw.
  */
 export async function commitCall(
   db: DatabaseSync,
@@ -144,82 +243,39 @@ export async function commitCall(
 ): Promise<CommittedCall> {
   const names = new Set(streams.map((s) => s.name));
   if (names.size !== streams.length) throw new Error("commitCall: duplicate stream name");
-  // Everything asynchronous happens before the transaction opens.
-  const wholes = new Map<StreamName, Uint8Array>();
-  const digests = new Map<StreamName, string>();
-  for (const source of streams) {
-    if (source.size > WHOLE_DIGEST_BYTES) {
-      digests.set(source.name, await incrementalDigest(source));
-      continue;
-    }
-    const bytes = readFully(source, 0, source.size);
-    wholes.set(source.name, bytes);
-    digests.set(source.name, toHex(await sha256Native(bytes)));
-  }
-  const samples = streams.map((source) => searchSample(source, wholes.get(source.name)));
+  const dbPath = db.location()!;
   const totalBytes = streams.reduce((sum, s) => sum + s.size, 0);
-  return writeTransaction(db, () => {
-    const seq = insertCall(db, facts, totalBytes, newId);
-    const insertChunk = db.prepare(
-      "INSERT INTO chunks (call_seq, stream, n, data) VALUES (?, ?, ?, ?)",
-    );
-    const insertStream = db.prepare(
-      "INSERT INTO streams (call_seq, name, size, sha256, chunk_count) VALUES (?, ?, ?, ?, ?)",
-    );
-    for (const source of streams) {
-      const whole = wholes.get(source.name);
-      const buffer = whole === undefined ? new Uint8Array(CHUNK_BYTES) : undefined;
-      let n = 0;
-      for (let offset = 0; offset < source.size; offset += CHUNK_BYTES, n += 1) {
-        const length = Math.min(CHUNK_BYTES, source.size - offset);
-        const chunk = whole !== undefined
-          ? whole.subarray(offset, offset + length)
-          : readInto(source, offset, buffer!.subarray(0, length));
-        insertChunk.run(seq, source.name, n, chunk);
-      }
-      insertStream.run(seq, source.name, source.size, digests.get(source.name)!, n);
-    }
-    db.prepare("INSERT INTO call_text (rowid, command, output) VALUES (?, ?, ?)").run(
-      seq,
-      facts.command,
-      samples.filter((s) => s !== "").join("\n"),
-    );
-    db.prepare("UPDATE archive_totals SET calls = calls + 1, bytes = bytes + ? WHERE one = 1")
-      .run(totalBytes);
-    const id = (db.prepare("SELECT id FROM calls WHERE seq = ?").get(seq) as { id: string }).id;
-    return { id, seq, totalBytes };
-  });
-}
-
-function insertCall(
-  db: DatabaseSync,
-  facts: CallFacts,
-  totalBytes: number,
-  newId: () => string,
-): number {
-  const insert = db.prepare(
-    `INSERT INTO calls (id, created_ms, cwd, source, command, argv, exit_code, signal, rule_id, total_bytes)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
   for (let attempt = 1;; attempt += 1) {
+    const { id, written } = await writeCallFile(dbPath, streams, totalBytes, newId);
+    const timing: TransactionTiming = { waitMs: 0, holdMs: 0 };
     try {
-      const result = insert.run(
-        newId(),
-        facts.createdMs,
-        facts.cwd,
-        facts.source,
-        facts.command,
-        facts.argv === null ? null : JSON.stringify(facts.argv),
-        facts.exitCode,
-        facts.signal,
-        facts.ruleId,
-        totalBytes,
-      );
-      return Number(result.lastInsertRowid);
+      const seq = insertRows(db, id, facts, written, totalBytes, timing);
+      return { id, seq, totalBytes, timing };
     } catch (error) {
+      if (totalBytes > 0) removeCallFile(dbPath, id);
       const unique = error instanceof Error &&
         /UNIQUE constraint failed: calls\.id/.test(error.message);
       if (!unique || attempt >= ID_ATTEMPTS) throw error;
     }
   }
+}
+
+/** Inserts the call row with the next seq (never a reused one: the search index follows seqs). */
+function insertCall(db: DatabaseSync, id: string, facts: CallFacts, totalBytes: number): number {
+  const result = db.prepare(
+    `INSERT INTO calls (seq, id, created_ms, cwd, source, command, argv, exit_code, signal, rule_id, total_bytes)
+     VALUES ((SELECT last_seq + 1 FROM archive_totals WHERE one = 1), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    facts.createdMs,
+    facts.cwd,
+    facts.source,
+    facts.command,
+    facts.argv === null ? null : JSON.stringify(facts.argv),
+    facts.exitCode,
+    facts.signal,
+    facts.ruleId,
+    totalBytes,
+  );
+  return Number(result.lastInsertRowid);
 }

@@ -14,6 +14,7 @@ export {
   type CaptureStatus,
   type RunFacts,
 } from "./capture.ts";
+export { callBytesDir, callBytesPath, ORPHAN_AGE_MS, orphanCallFiles } from "./call_bytes.ts";
 export { commandText } from "./command_text.ts";
 export {
   type CallFacts,
@@ -30,10 +31,14 @@ export {
 export { CALL_ID_LENGTH, isCallIdPrefix, MIN_ID_PREFIX, newCallId } from "./ids.ts";
 export {
   type CallLookup,
+  DamagedStreamError,
   findCall,
+  findStoredResult,
+  rawChunks,
   type StoredCall,
   type StoredStream,
-  streamChunks,
+  verifiedChunks,
+  VERIFY_AHEAD_BYTES,
 } from "./read.ts";
 export {
   type ArchiveTotals,
@@ -43,8 +48,18 @@ export {
   forgetCall,
   pruneArchive,
   type PruneResult,
+  removeOrphanFiles,
   type RetentionLimits,
 } from "./retention.ts";
+export {
+  compactSearchIndex,
+  INDEX_BATCH_CALLS,
+  indexPending,
+  indexPendingCalls,
+  openSearchIndex,
+  searchIndexPath,
+  unindexCalls,
+} from "./search_index.ts";
 export { ftsQuery, MAX_SEARCH_LIMIT, searchCalls, type SearchHit } from "./search.ts";
 export {
   type ArchiveDisabled,
@@ -61,6 +76,8 @@ export {
   BUSY_TIMEOUT_MS,
   ensurePrivateDir,
   openArchive,
+  openCompanion,
   SCHEMA_VERSION,
+  type TransactionTiming,
   writeTransaction,
 } from "./store.ts";

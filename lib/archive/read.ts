@@ -1,11 +1,27 @@
 /**
  * Finding a stored call by id or unique prefix and reading its exact bytes
- * back chunk by chunk, so `yarp read` never holds more than one chunk.
+ * back, verified against the stored SHA-256, so `yarp read` never hands
+ * back wrong bytes without saying so and never holds more than
+ * {@link VERIFY_AHEAD_BYTES} (a small stream, verified before any of it is
+ * given out) or one 1 MiB chunk (a larger one, verified as it streams).
+ *
+ * Bytes come from the call's file (schema 2, `call_bytes.ts`) or, for a
+ * call stored by schema 1, from its chunk rows.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { CallFacts, StreamName } from "./commit.ts";
+import { sha256Native, toHex } from "../bytes/sha256.ts";
+import { callBytesPath } from "./call_bytes.ts";
+import { type CallFacts, CHUNK_BYTES, type StreamName } from "./commit.ts";
+
+/** Streams up to this size (4 MiB) are read whole and verified before any byte is given out. */
+export const VERIFY_AHEAD_BYTES = 4 * 1024 * 1024;
+
+/** A stored stream whose bytes do not match its row: missing, short, or a different digest. */
+export class DamagedStreamError extends Error {
+  override name = "DamagedStreamError";
+}
 
 /** One stored stream's facts. */
 export interface StoredStream {
@@ -14,6 +30,8 @@ export interface StoredStream {
   /** Lowercase hex SHA-256 of the exact bytes. */
   readonly sha256: string;
   readonly chunkCount: number;
+  /** Offset in the call file (schema 2), or null when the bytes are chunk rows (schema 1). */
+  readonly blobOffset: number | null;
 }
 
 /** One stored call's facts (not its bytes). */
@@ -64,15 +82,23 @@ export function findCall(db: DatabaseSync, prefix: string): CallLookup {
 }
 
 function toCall(db: DatabaseSync, row: CallRow): StoredCall {
-  const streams = (db.prepare(
-    "SELECT name, size, sha256, chunk_count FROM streams WHERE call_seq = ?",
-  ).all(row.seq) as unknown as {
+  // `*`: a schema-1 archive opened read-only has no blob_offset column.
+  const streams = (db.prepare("SELECT * FROM streams WHERE call_seq = ?").all(
+    row.seq,
+  ) as unknown as {
     name: StreamName;
     size: number;
     sha256: string;
     chunk_count: number;
+    blob_offset?: number | null;
   }[])
-    .map((s) => ({ name: s.name, size: s.size, sha256: s.sha256, chunkCount: s.chunk_count }))
+    .map((s) => ({
+      name: s.name,
+      size: s.size,
+      sha256: s.sha256,
+      chunkCount: s.chunk_count,
+      blobOffset: s.blob_offset ?? null,
+    }))
     .sort((a, b) => STREAM_ORDER[a.name] - STREAM_ORDER[b.name]);
   return {
     seq: row.seq,
@@ -90,13 +116,50 @@ function toCall(db: DatabaseSync, row: CallRow): StoredCall {
   };
 }
 
+function damaged(stream: StoredStream, why: string): DamagedStreamError {
+  return new DamagedStreamError(`${stream.name} is damaged in the archive (${why})`);
+}
+
 /**
- * Yields the exact bytes of `stream` of `call`, one stored chunk (≤ 1 MiB)
- * at a time, in order. Throws an Error naming the call when a chunk is
- * missing or the bytes do not add up to the recorded size (a damaged
- * archive), so a reader never mistakes a partial copy for the whole.
+ * Yields the stored bytes of `stream` of `call` in order, at most 1 MiB at
+ * a time, without checking the digest: a yielded array is valid only until
+ * the next step (the buffer is reused). Throws a {@link DamagedStreamError}
+ * when the bytes are missing or do not add up to the recorded size.
  */
-export function* streamChunks(
+export function* rawChunks(
+  db: DatabaseSync,
+  call: StoredCall,
+  stream: StoredStream,
+): Generator<Uint8Array> {
+  if (stream.size === 0) return;
+  if (stream.blobOffset === null) {
+    yield* chunkRows(db, call, stream);
+    return;
+  }
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(callBytesPath(db.location()!, call.id), { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw damaged(stream, "its file is missing");
+    throw error;
+  }
+  try {
+    file.seekSync(stream.blobOffset, Deno.SeekMode.Start);
+    const buffer = new Uint8Array(Math.min(CHUNK_BYTES, stream.size));
+    let done = 0;
+    while (done < stream.size) {
+      const n = file.readSync(buffer.subarray(0, Math.min(buffer.length, stream.size - done)));
+      if (n === null) throw damaged(stream, `${done} of ${stream.size} bytes`);
+      done += n;
+      yield buffer.subarray(0, n);
+    }
+  } finally {
+    file.close();
+  }
+}
+
+/** The chunk rows of a schema-1 stream, in order; throws when one is missing. */
+function* chunkRows(
   db: DatabaseSync,
   call: StoredCall,
   stream: StoredStream,
@@ -107,14 +170,80 @@ export function* streamChunks(
   let expected = 0;
   let bytes = 0;
   for (const row of rows as Iterable<{ n: number; data: Uint8Array }>) {
-    if (row.n !== expected) break;
+    if (row.n !== expected || bytes + row.data.length > stream.size) break;
     expected += 1;
     bytes += row.data.length;
     yield row.data;
   }
   if (expected !== stream.chunkCount || bytes !== stream.size) {
-    throw new Error(
-      `call ${call.id}: ${stream.name} is damaged in the archive (${bytes} of ${stream.size} bytes)`,
-    );
+    throw damaged(stream, `${bytes} of ${stream.size} bytes`);
   }
+}
+
+/**
+ * Yields the exact bytes of `stream` of `call`, verified against its
+ * stored size and SHA-256, and throws a {@link DamagedStreamError}
+ * (`stdout is damaged in the archive (digest mismatch)`) when they differ.
+ * A stream of at most {@link VERIFY_AHEAD_BYTES} is verified before its
+ * one yield; a larger one is yielded 1 MiB at a time and verified at its
+ * end, so bytes already taken must be discarded when it throws. A yielded
+ * array is valid only until the next step.
+ */
+export async function* verifiedChunks(
+  db: DatabaseSync,
+  call: StoredCall,
+  stream: StoredStream,
+): AsyncGenerator<Uint8Array> {
+  if (stream.size <= VERIFY_AHEAD_BYTES) {
+    const whole = new Uint8Array(stream.size);
+    let at = 0;
+    for (const chunk of rawChunks(db, call, stream)) {
+      whole.set(chunk, at);
+      at += chunk.length;
+    }
+    if (toHex(await sha256Native(whole)) !== stream.sha256) {
+      throw damaged(stream, "digest mismatch");
+    }
+    if (whole.length > 0) yield whole;
+    return;
+  }
+  const { createHash } = await import("node:crypto");
+  const hash = createHash("sha256");
+  for (const chunk of rawChunks(db, call, stream)) {
+    hash.update(chunk);
+    yield chunk;
+  }
+  if (hash.digest("hex") !== stream.sha256) throw damaged(stream, "digest mismatch");
+}
+
+/**
+ * The call named by `prefix` (an id or an unambiguous prefix) when it holds
+ * exactly `input`: its streams add up to `input.length` and one of them has
+ * that size, the SHA-256 of `input`, and bytes equal to it as read back.
+ * Otherwise undefined (missing, ambiguous, different or damaged), so a
+ * host's `--archive-id` can never point a marker at unrelated bytes.
+ */
+export async function findStoredResult(
+  db: DatabaseSync,
+  prefix: string,
+  input: Uint8Array,
+): Promise<StoredCall | undefined> {
+  const lookup = findCall(db, prefix);
+  if (lookup.kind !== "found" || lookup.call.totalBytes !== input.length) return undefined;
+  const call = lookup.call;
+  const stream = call.streams.find((s) => s.size === input.length);
+  if (stream === undefined || stream.sha256 !== toHex(await sha256Native(input))) return undefined;
+  let at = 0;
+  try {
+    for (const chunk of rawChunks(db, call, stream)) {
+      for (let i = 0; i < chunk.length; i += 1) {
+        if (chunk[i] !== input[at + i]) return undefined;
+      }
+      at += chunk.length;
+    }
+  } catch (error) {
+    if (error instanceof DamagedStreamError) return undefined;
+    throw error;
+  }
+  return at === input.length ? call : undefined;
 }

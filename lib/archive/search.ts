@@ -1,14 +1,16 @@
 /**
  * `yarp search`: full-text search over archived calls with FTS5. The index
- * holds each call's command text and a bounded sample of its output (see
- * `searchSample` in `commit.ts`): every byte of streams up to 128 KiB, the
- * first and last 64 KiB of longer ones. Results come newest first, which
- * FTS5 serves by walking its index backwards, so cost does not depend on
- * how many calls match.
+ * (`search_index.ts`, its own file) holds each call's command text and a
+ * bounded sample of its output (see `searchSample` in `commit.ts`): every
+ * byte of streams up to 128 KiB, the first and last 64 KiB of longer ones.
+ * A search first indexes calls still pending, when it can write. Results
+ * come newest first, which FTS5 serves by walking its index backwards, so
+ * cost does not depend on how many calls match.
  *
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import { indexPendingCalls, openSearchIndex } from "./search_index.ts";
 import { queryPhrases, snippetAround } from "./snippet.ts";
 
 /** One search result. */
@@ -54,35 +56,50 @@ export function ftsQuery(text: string): string | undefined {
 export function searchCalls(db: DatabaseSync, text: string, limit: number): SearchHit[] {
   const query = ftsQuery(text);
   if (query === undefined) return [];
+  indexPendingCalls(db);
+  const index = openSearchIndex(db, "read");
+  if (index === undefined) return [];
   const phrases = queryPhrases(text);
-  const rows = db.prepare(
-    `SELECT c.id, c.created_ms, c.command, c.exit_code, c.signal,
-            call_text.command AS indexed_command, call_text.output AS indexed_output
-       FROM call_text JOIN calls c ON c.seq = call_text.rowid
-      WHERE call_text MATCH ?
-      ORDER BY call_text.rowid DESC
-      LIMIT ?`,
-  ).iterate(query, Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.trunc(limit)))) as Iterable<{
-    id: string;
-    created_ms: number;
-    command: string;
-    exit_code: number | null;
-    signal: string | null;
-    indexed_command: string;
-    indexed_output: string;
-  }>;
+  const wanted = Math.max(1, Math.min(MAX_SEARCH_LIMIT, Math.trunc(limit)));
+  const facts = db.prepare(
+    "SELECT id, created_ms, command, exit_code, signal FROM calls WHERE seq = ?",
+  );
   const hits: SearchHit[] = [];
-  for (const row of rows) {
-    const snippet = snippetAround(row.indexed_output, phrases) ??
-      snippetAround(row.indexed_command, phrases) ?? "";
-    hits.push({
-      id: row.id,
-      createdMs: row.created_ms,
-      command: row.command,
-      exitCode: row.exit_code,
-      signal: row.signal,
-      snippet: snippet.replace(/\s+/g, " ").trim(),
-    });
+  try {
+    const rows = index.prepare(
+      `SELECT rowid AS seq, command AS indexed_command, output AS indexed_output
+         FROM call_text WHERE call_text MATCH ? ORDER BY rowid DESC`,
+    ).iterate(query) as IterableIterator<{
+      seq: number;
+      indexed_command: string;
+      indexed_output: string;
+    }>;
+    for (const row of rows) {
+      const call = facts.get(row.seq) as {
+        id: string;
+        created_ms: number;
+        command: string;
+        exit_code: number | null;
+        signal: string | null;
+      } | undefined;
+      if (call === undefined) continue; // left the archive; its index row goes later
+      const snippet = snippetAround(row.indexed_output, phrases) ??
+        snippetAround(row.indexed_command, phrases) ?? "";
+      hits.push({
+        id: call.id,
+        createdMs: call.created_ms,
+        command: call.command,
+        exitCode: call.exit_code,
+        signal: call.signal,
+        snippet: snippet.replace(/\s+/g, " ").trim(),
+      });
+      if (hits.length >= wanted) {
+        rows.return?.();
+        break;
+      }
+    }
+  } finally {
+    index.close();
   }
   return hits;
 }

@@ -3,7 +3,13 @@
  * "Schema"). One SQLite file through `node:sqlite`, WAL journal,
  * `synchronous=NORMAL`, a 10 s busy timeout, incremental auto-vacuum. The
  * file is created 0600 (SQLite gives its -wal and -shm files the same mode)
- * in a directory created 0700.
+ * in a directory created 0700. The stream bytes of schema-2 rows live in
+ * call files beside it (`call_bytes.ts`).
+ *
+ * Reading never writes: `read` mode opens the file read-only, and where
+ * SQLite cannot create or map its -shm file (a read-only directory, a full
+ * disk) it opens it immutable, which sees the database file as it is
+ * (commits still only in a -wal file are then not visible).
  *
  * `node:sqlite` is imported on first open, never at module load, so code
  * that never archives never pays for it.
@@ -14,7 +20,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { firstLine } from "../base/error_message.ts";
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Milliseconds a connection waits for another writer before failing. */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -45,8 +51,10 @@ CREATE TABLE streams (
   size        INTEGER NOT NULL,
   sha256      TEXT    NOT NULL,
   chunk_count INTEGER NOT NULL,
+  blob_offset INTEGER,
   PRIMARY KEY (call_seq, name)
 ) WITHOUT ROWID;
+-- Stream bytes of schema-1 rows (blob_offset NULL); schema 2 writes call files.
 CREATE TABLE chunks (
   call_seq INTEGER NOT NULL,
   stream   TEXT    NOT NULL,
@@ -54,13 +62,11 @@ CREATE TABLE chunks (
   data     BLOB    NOT NULL,
   PRIMARY KEY (call_seq, stream, n)
 );
-CREATE VIRTUAL TABLE call_text USING fts5 (
-  command, output, tokenize = 'unicode61 remove_diacritics 2'
-);
 CREATE TABLE archive_totals (
-  one   INTEGER PRIMARY KEY CHECK (one = 1),
-  calls INTEGER NOT NULL,
-  bytes INTEGER NOT NULL
+  one      INTEGER PRIMARY KEY CHECK (one = 1),
+  calls    INTEGER NOT NULL,
+  bytes    INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
 PRAGMA user_version = ${SCHEMA_VERSION};
@@ -91,10 +97,12 @@ export function ensurePrivateDir(dir: string): void {
 /**
  * Opens the archive at `path` and brings its schema to
  * {@link SCHEMA_VERSION}. In `write` mode a missing directory is created
- * 0700 and a missing file 0600; in `read` mode a missing file is an
- * {@link ArchiveError} ("no archive at PATH"). A file that is not a YARP
- * archive, a corrupt one, or one from a newer YARP is an ArchiveError with
- * one line naming the path. The caller closes the returned database.
+ * 0700 and a missing file 0600, and a schema-1 archive is upgraded in
+ * place. In `read` mode nothing is written: a missing or empty file is an
+ * {@link ArchiveError} ("no archive at PATH"), and the file is opened
+ * read-only, else immutable (see the module comment). A file that is not a
+ * YARP archive, a corrupt one, or one from a newer YARP is an ArchiveError
+ * with one line naming the path. The caller closes the returned database.
  */
 export async function openArchive(path: string, mode: OpenMode): Promise<DatabaseSync> {
   if (mode === "write") {
@@ -105,18 +113,20 @@ export async function openArchive(path: string, mode: OpenMode): Promise<Databas
       throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
     }
   } else {
+    let size: number;
     try {
-      Deno.statSync(path);
+      size = Deno.statSync(path).size;
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        throw new ArchiveError(`no archive at ${path} (nothing has been archived yet)`);
-      }
-      throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
+      if (error instanceof Deno.errors.NotFound) size = 0;
+      else throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
     }
+    if (size === 0) throw new ArchiveError(`no archive at ${path} (nothing has been archived yet)`);
   }
   const { DatabaseSync } = await import("node:sqlite");
+  Database = DatabaseSync;
   let db: DatabaseSync | undefined;
   try {
+    if (mode === "read") return openForReading(DatabaseSync, path, checkReadableVersion);
     db = new DatabaseSync(path);
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     prepareSchema(db);
@@ -130,6 +140,85 @@ export async function openArchive(path: string, mode: OpenMode): Promise<Databas
     }
     if (error instanceof ArchiveError) throw error;
     throw new ArchiveError(`archive ${path}: ${firstLine(error)}`);
+  }
+}
+
+let Database: typeof DatabaseSync | undefined;
+
+/**
+ * Opens another SQLite file of the archive (its search index) in `mode`
+ * with the archive's settings; `read` opens it read-only, else immutable,
+ * like the archive. Synchronous: callable only once {@link openArchive}
+ * has loaded `node:sqlite` in this process (it throws otherwise). A
+ * missing file in `read` mode throws.
+ */
+export function openCompanion(path: string, mode: OpenMode): DatabaseSync {
+  if (Database === undefined) throw new Error("openCompanion: node:sqlite is not loaded");
+  if (mode === "read") return openForReading(Database, path, () => {});
+  Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 }).close();
+  const db = new Database(path);
+  try {
+    // auto_vacuum takes effect only on a new file, before WAL mode writes its header.
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA auto_vacuum = INCREMENTAL`);
+    walMode(db);
+    db.exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Errors that say SQLite could not create or use its -shm or -wal file here. */
+const CANNOT_SHARE =
+  /unable to open|disk I\/O error|readonly|read-only|disk is full|locking protocol/i;
+
+/** Opens `path` read-only, falling back to immutable; checks the schema version. */
+function openForReading(
+  Database: typeof DatabaseSync,
+  path: string,
+  check: (db: DatabaseSync, path: string) => void,
+): DatabaseSync {
+  let db: DatabaseSync | undefined;
+  try {
+    db = new Database(path, { readOnly: true });
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    check(db, path);
+    return db;
+  } catch (error) {
+    try {
+      db?.close();
+    } catch {
+      // replaced below
+    }
+    if (error instanceof ArchiveError || !CANNOT_SHARE.test(firstLine(error))) throw error;
+  }
+  const url = new URL("file:///");
+  url.pathname = path;
+  db = new Database(`${url.href}?immutable=1`, { readOnly: true });
+  try {
+    check(db, path);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function checkReadableVersion(db: DatabaseSync, path: string): void {
+  const version = userVersion(db);
+  if (version > SCHEMA_VERSION) {
+    throw new ArchiveError(
+      `archive ${path}: schema version ${version} is newer than this yarp's (${SCHEMA_VERSION})`,
+    );
+  }
+  if (version === 0) {
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
+    throw new ArchiveError(
+      Number(tables.n) === 0
+        ? `no archive at ${path} (nothing has been archived yet)`
+        : `archive ${path}: not a YARP archive (unknown tables)`,
+    );
   }
 }
 
@@ -155,7 +244,16 @@ function prepareSchema(db: DatabaseSync): void {
   db.exec("BEGIN IMMEDIATE");
   try {
     const now = userVersion(db);
-    if (now === 0) {
+    if (now === 1) {
+      // Schema 1 -> 2: bytes move to call files (old rows keep their chunks),
+      // the search index moves to its own database (search_index.ts), and
+      // seq values are never reused (the index follows them).
+      db.exec(`ALTER TABLE streams ADD COLUMN blob_offset INTEGER;
+        ALTER TABLE archive_totals ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+        UPDATE archive_totals SET last_seq = (SELECT coalesce(max(seq), 0) FROM calls);
+        DROP TABLE call_text;
+        PRAGMA user_version = ${SCHEMA_VERSION}`);
+    } else if (now === 0) {
       const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
       if (Number(tables.n) !== 0) {
         throw new ArchiveError(`archive ${db.location()}: not a YARP archive (unknown tables)`);
@@ -186,15 +284,34 @@ function walMode(db: DatabaseSync): void {
   }
 }
 
+/** Where {@link writeTransaction} reports its timing, in milliseconds. */
+export interface TransactionTiming {
+  /** Waiting for the write lock (`BEGIN IMMEDIATE`). */
+  waitMs: number;
+  /** From holding the lock to `COMMIT` returning. */
+  holdMs: number;
+}
+
 /**
  * Runs `work` inside `BEGIN IMMEDIATE … COMMIT` (waiting up to the busy
  * timeout for the write lock); rolls back and rethrows when it throws.
+ * Fills `timing` when given (the benchmarks report it).
  */
-export function writeTransaction<T>(db: DatabaseSync, work: () => T): T {
+export function writeTransaction<T>(
+  db: DatabaseSync,
+  work: () => T,
+  timing?: TransactionTiming,
+): T {
+  const asked = performance.now();
   db.exec("BEGIN IMMEDIATE");
+  const held = performance.now();
   try {
     const result = work();
     db.exec("COMMIT");
+    if (timing !== undefined) {
+      timing.waitMs = held - asked;
+      timing.holdMs = performance.now() - held;
+    }
     return result;
   } catch (error) {
     try {

@@ -79,7 +79,7 @@ export interface FinishedResultFacts {
 /**
  * Archives a finished result as one combined `output` stream: spools
  * `chunks`, commits the call in one transaction, then prunes by the
- * configured retention (best effort). Returns the new call id only after the
+ * configured retention and indexes it for search (both best effort). Returns the new call id only after the
  * commit, or one error line when nothing was archived. Never throws.
  */
 export async function putFinishedResult(
@@ -88,9 +88,14 @@ export async function putFinishedResult(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   facts: FinishedResultFacts,
 ): Promise<{ id: string } | { error: string }> {
-  const { commitCall, pruneArchive, RunSpool, AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } = await import(
-    "../archive/mod.ts"
-  );
+  const {
+    commitCall,
+    indexPendingCalls,
+    pruneArchive,
+    RunSpool,
+    AUTO_PRUNE_CALLS,
+    AUTO_VACUUM_PAGES,
+  } = await import("../archive/mod.ts");
   let spool;
   try {
     spool = RunSpool.open(settings.spoolDir, ["output"], facts.createdMs);
@@ -112,6 +117,7 @@ export async function putFinishedResult(
     }, [spool.source("output")]);
     try {
       pruneArchive(db, settings, Date.now(), AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES, committed.seq);
+      indexPendingCalls(db, 1);
     } catch {
       // best effort; the call is committed
     }

@@ -8,6 +8,9 @@
  *   GiB) and none is older than D (`30d`, `12h`, `45m`, `90s`); the
  *   configured limits when not given; then returns free pages to the disk.
  * - `forget ID`: removes one call (id or unique prefix).
+ * - `check [--json]`: verifies every stored stream against its size and
+ *   SHA-256 and SQLite's `integrity_check`; prints one line per damaged
+ *   stream and a summary, exit 1 when anything is damaged. Read-only.
  * - `put --command SRC [--exit-code N] [--cwd DIR] [--json]`: archives the
  *   bytes on stdin as one combined `output` stream, for a host that
  *   archives a finished result itself (the Pi extension). Prints the new id
@@ -27,6 +30,7 @@ const USAGE = `usage:
   yarp archive stats [--json]
   yarp archive prune [--max-bytes N] [--older-than D] [--json]
   yarp archive forget ID
+  yarp archive check [--json]
   yarp archive put --command SRC [--exit-code N] [--cwd DIR] [--json] < OUTPUT
 `;
 
@@ -42,15 +46,17 @@ export async function archiveCommand(args: string[], io: TextIo): Promise<number
       return await forget(rest, io);
     case "put":
       return await put(rest, io);
+    case "check":
+      return await check(rest, io);
     case "--help":
     case "-h":
       io.out(USAGE);
       return 0;
     case undefined:
-      io.err(`yarp archive: missing action (stats, prune, forget or put)\n`);
+      io.err(`yarp archive: missing action (stats, prune, forget, check or put)\n`);
       return 2;
     default:
-      io.err(`yarp archive: unknown action '${action}' (stats, prune, forget or put)\n`);
+      io.err(`yarp archive: unknown action '${action}' (stats, prune, forget, check or put)\n`);
       return 2;
   }
 }
@@ -132,7 +138,9 @@ async function stats(args: string[], io: TextIo): Promise<number> {
   const { archiveTotals } = await import("../archive/mod.ts");
   return await withArchive("archive stats", "read", io, (db, settings) => {
     const totals = archiveTotals(db);
-    const fileBytes = fileSize(settings.path) + fileSize(`${settings.path}-wal`);
+    // The database, its WAL, the search index, and the call files (their sizes are in the rows).
+    const fileBytes = fileSize(settings.path) + fileSize(`${settings.path}-wal`) +
+      fileSize(`${settings.path}-search`) + fileSize(`${settings.path}-search-wal`) + totals.bytes;
     if (parsed.flags.has("--json")) {
       io.out(
         JSON.stringify({
@@ -188,13 +196,14 @@ async function prune(args: string[], io: TextIo): Promise<number> {
       `--older-than: expected a duration like 7d or 12h, got '${olderText}'`,
     );
   }
-  const { archiveTotals, pruneArchive } = await import("../archive/mod.ts");
+  const { archiveTotals, pruneArchive, removeOrphanFiles } = await import("../archive/mod.ts");
   return await withArchive("archive prune", "write", io, (db, settings) => {
     const removed = pruneArchive(
       db,
       { maxBytes: maxBytes ?? settings.maxBytes, maxAgeMs: maxAgeMs ?? settings.maxAgeMs },
       Date.now(),
     );
+    removeOrphanFiles(db, Date.now());
     const left = archiveTotals(db);
     if (parsed.flags.has("--json")) {
       io.out(
@@ -287,5 +296,51 @@ async function put(args: string[], io: TextIo): Promise<number> {
       parsed.flags.has("--json") ? JSON.stringify({ id: stored.id }) + "\n" : `${stored.id}\n`,
     );
     return 0;
+  });
+}
+
+async function check(args: string[], io: TextIo): Promise<number> {
+  const parsed = parseArgs(args, { flags: ["--json"] });
+  if ("error" in parsed) return usageError(io, "check", parsed.error);
+  const extra = operands(parsed);
+  if (extra.length > 0) return usageError(io, "check", `unexpected argument '${extra[0]}'`);
+  const { DamagedStreamError, findCall, verifiedChunks } = await import("../archive/mod.ts");
+  return await withArchive("archive check", "read", io, async (db) => {
+    const integrity = (db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[])
+      .map((row) => row.integrity_check).join("; ");
+    const ids = (db.prepare("SELECT id FROM calls ORDER BY seq").all() as { id: string }[])
+      .map((row) => row.id);
+    const damaged: { id: string; stream: string; reason: string }[] = [];
+    let bytes = 0;
+    for (const id of ids) {
+      const lookup = findCall(db, id);
+      if (lookup.kind !== "found") continue; // pruned meanwhile
+      for (const stream of lookup.call.streams) {
+        try {
+          for await (const chunk of verifiedChunks(db, lookup.call, stream)) bytes += chunk.length;
+        } catch (error) {
+          if (!(error instanceof DamagedStreamError)) throw error;
+          damaged.push({ id, stream: stream.name, reason: error.message });
+        }
+      }
+    }
+    if (parsed.flags.has("--json")) {
+      io.out(
+        JSON.stringify({
+          calls: ids.length,
+          bytes,
+          integrity,
+          damaged: damaged.map((d) => ({ id: d.id, stream: d.stream })),
+        }) + "\n",
+      );
+    } else {
+      let text = "";
+      for (const d of damaged) text += `${d.id}: ${d.reason}\n`;
+      if (integrity !== "ok") text += `database: integrity_check: ${integrity}\n`;
+      text += `checked ${ids.length} calls (${bytesText(bytes)}): ${damaged.length} damaged` +
+        `${integrity === "ok" ? "" : ", database damaged"}\n`;
+      io.out(text);
+    }
+    return damaged.length === 0 && integrity === "ok" ? 0 : 1;
   });
 }

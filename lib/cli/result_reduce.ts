@@ -15,8 +15,10 @@
  *   an unknown exit code uses the failure policy.
  * - Nothing is reduced without an exact copy: the input is archived first
  *   (the `archive put` path), or `--archive-id` names a call the host
- *   already stored, which must exist. `YARP_ARCHIVE=off`, an unknown id or a
- *   failed commit print the input exactly. The marker names the id.
+ *   already stored, which counts only when it holds exactly this input
+ *   (same length, digest and bytes; a prefix only when unambiguous); any
+ *   other id is ignored and the input archived here. `YARP_ARCHIVE=off` or
+ *   a failed commit print the input exactly. The marker names the id.
  * - The reduced text is printed only when both savings gates pass (the
  *   rule's `min_savings_bytes`, applied by the reducer, and a smaller
  *   result); otherwise the input exactly. A plan with setup or transform
@@ -150,23 +152,28 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
             : "archive-unavailable",
         };
       }
-      const { findCall, isCallIdPrefix, openArchive } = await import("../archive/mod.ts");
-      if (args.archiveId !== undefined && !isCallIdPrefix(args.archiveId)) {
-        return { reason: "archive-id-unknown" };
+      const { findStoredResult, isCallIdPrefix, openArchive } = await import("../archive/mod.ts");
+      // --archive-id counts only when that call holds exactly this input; else archive it here.
+      if (args.archiveId !== undefined && isCallIdPrefix(args.archiveId)) {
+        try {
+          const db = await openArchive(settings.path, "read");
+          try {
+            const stored = await findStoredResult(db, args.archiveId, input);
+            if (stored !== undefined) return { id: stored.id };
+          } finally {
+            db.close();
+          }
+        } catch {
+          // no readable archive: try to archive the input below
+        }
       }
       let db;
       try {
-        db = await openArchive(settings.path, args.archiveId === undefined ? "write" : "read");
+        db = await openArchive(settings.path, "write");
       } catch {
         return { reason: "archive-unavailable" };
       }
       try {
-        if (args.archiveId !== undefined) {
-          const lookup = findCall(db, args.archiveId);
-          return lookup.kind === "found"
-            ? { id: lookup.call.id }
-            : { reason: "archive-id-unknown" };
-        }
         let cwd = "";
         try {
           cwd = Deno.cwd();

@@ -1,0 +1,212 @@
+/**
+ * The search index: FTS5 in its own SQLite file beside the archive
+ * (`<database>-search`), filled after commits, under its own lock, so
+ * tokenising output never holds the archive's write lock
+ * (docs/archive.md, "Concurrency" and "Search").
+ *
+ * Each indexed call is one row, rowid = `calls.seq`, holding the command
+ * text and a bounded sample of each stream (`searchSample`). The index
+ * remembers the highest seq it holds; seqs only grow (the archive never
+ * reuses one), so the calls still to index are those above it. A pass
+ * takes the index's lock without waiting: when another process is
+ * indexing, it returns at once and that process (or the next commit, or
+ * `yarp search`) picks the call up. The index is therefore eventually
+ * complete, never in anyone's way, and a lost index row only makes a call
+ * unsearchable, never unreadable.
+ *
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { searchSample, type StreamSource } from "./commit.ts";
+import { callBytesPath } from "./call_bytes.ts";
+import { findCall, type StoredCall, type StoredStream } from "./read.ts";
+import { openCompanion, type OpenMode } from "./store.ts";
+import { CHUNK_BYTES } from "./commit.ts";
+
+/** Calls one indexing pass indexes at most. */
+export const INDEX_BATCH_CALLS = 64;
+
+const SCHEMA = `
+CREATE VIRTUAL TABLE IF NOT EXISTS call_text USING fts5 (
+  command, output, tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TABLE IF NOT EXISTS indexed (
+  one      INTEGER PRIMARY KEY CHECK (one = 1),
+  last_seq INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO indexed (one, last_seq) VALUES (1, 0);
+`;
+
+/** The search index file of the archive at `dbPath`. */
+export function searchIndexPath(dbPath: string): string {
+  return `${dbPath}-search`;
+}
+
+/**
+ * Opens the search index of archive `db` (created 0600 with its tables in
+ * `write` mode). Undefined when it cannot be opened (a read-only disk
+ * before the first index exists, or any SQLite error); never throws.
+ */
+export function openSearchIndex(db: DatabaseSync, mode: OpenMode): DatabaseSync | undefined {
+  let index: DatabaseSync | undefined;
+  try {
+    index = openCompanion(searchIndexPath(db.location()!), mode);
+    if (mode === "write") index.exec(SCHEMA);
+    return index;
+  } catch {
+    try {
+      index?.close();
+    } catch {
+      // failing already
+    }
+    return undefined;
+  }
+}
+
+/** A random-access view of a stored stream (call file or schema-1 chunk rows), for sampling. */
+function storedSource(db: DatabaseSync, call: StoredCall, stream: StoredStream): StreamSource {
+  const path = callBytesPath(db.location()!, call.id);
+  const chunk = db.prepare("SELECT data FROM chunks WHERE call_seq = ? AND stream = ? AND n = ?");
+  return {
+    name: stream.name,
+    size: stream.size,
+    read(offset, buffer) {
+      const length = Math.min(buffer.length, stream.size - offset);
+      if (stream.blobOffset !== null) {
+        const file = Deno.openSync(path, { read: true });
+        try {
+          file.seekSync(stream.blobOffset + offset, Deno.SeekMode.Start);
+          let got = 0;
+          while (got < length) {
+            const n = file.readSync(buffer.subarray(got, length));
+            if (n === null) break;
+            got += n;
+          }
+          return got;
+        } finally {
+          file.close();
+        }
+      }
+      let got = 0;
+      while (got < length) {
+        const at = offset + got;
+        const row = chunk.get(call.seq, stream.name, Math.floor(at / CHUNK_BYTES)) as
+          | { data: Uint8Array }
+          | undefined;
+        if (row === undefined) break;
+        const part = row.data.subarray(at % CHUNK_BYTES, at % CHUNK_BYTES + length - got);
+        buffer.set(part, got);
+        got += part.length;
+      }
+      return got;
+    },
+  };
+}
+
+/** The indexed text of a call's streams; a stream that cannot be read adds nothing. */
+function callSample(db: DatabaseSync, call: StoredCall): string {
+  const samples: string[] = [];
+  for (const stream of call.streams) {
+    try {
+      const sample = searchSample(storedSource(db, call, stream));
+      if (sample !== "") samples.push(sample);
+    } catch {
+      // missing or damaged bytes: the call stays findable by its command
+    }
+  }
+  return samples.join("\n");
+}
+
+/**
+ * Indexes calls of archive `db` that the index does not hold yet, in seq
+ * order, at most `maxCalls`, in one transaction of the index. Returns how
+ * many it indexed; 0 at once when another process holds the index's lock,
+ * or the index cannot be written. Never throws.
+ */
+export function indexPending(
+  db: DatabaseSync,
+  index: DatabaseSync,
+  maxCalls = INDEX_BATCH_CALLS,
+): number {
+  try {
+    index.exec("PRAGMA busy_timeout = 0");
+    index.exec("BEGIN IMMEDIATE");
+  } catch {
+    return 0;
+  }
+  try {
+    const last = (index.prepare("SELECT last_seq FROM indexed WHERE one = 1").get() as {
+      last_seq: number;
+    }).last_seq;
+    const pending = db.prepare("SELECT seq, id FROM calls WHERE seq > ? ORDER BY seq LIMIT ?")
+      .all(last, maxCalls) as { seq: number; id: string }[];
+    const insert = index.prepare(
+      "INSERT OR REPLACE INTO call_text (rowid, command, output) VALUES (?, ?, ?)",
+    );
+    for (const row of pending) {
+      const lookup = findCall(db, row.id);
+      if (lookup.kind !== "found") continue;
+      insert.run(row.seq, lookup.call.command, callSample(db, lookup.call));
+    }
+    if (pending.length > 0) {
+      index.prepare("UPDATE indexed SET last_seq = ? WHERE one = 1").run(pending.at(-1)!.seq);
+    }
+    index.exec("COMMIT");
+    return pending.length;
+  } catch {
+    try {
+      index.exec("ROLLBACK");
+    } catch {
+      // gone already
+    }
+    return 0;
+  }
+}
+
+/**
+ * Indexes what is pending (a few batches at most), in a fresh connection
+ * to the index of `db`; best effort, never throws, never waits for a lock.
+ */
+export function indexPendingCalls(db: DatabaseSync, batches = 4): void {
+  const index = openSearchIndex(db, "write");
+  if (index === undefined) return;
+  try {
+    for (let batch = 0; batch < batches; batch += 1) {
+      if (indexPending(db, index) < INDEX_BATCH_CALLS) break;
+    }
+  } finally {
+    index.close();
+  }
+}
+
+/** Removes the index rows of calls `seqs` (after they left the archive); best effort, never throws. */
+export function unindexCalls(db: DatabaseSync, seqs: readonly number[]): void {
+  if (seqs.length === 0) return;
+  const index = openSearchIndex(db, "write");
+  if (index === undefined) return;
+  try {
+    const remove = index.prepare("DELETE FROM call_text WHERE rowid = ?");
+    for (const seq of seqs) remove.run(seq);
+  } catch {
+    // search skips rows whose call is gone
+  } finally {
+    index.close();
+  }
+}
+
+/**
+ * Gives every free page of the search index back to the file system and
+ * truncates its WAL (after a full prune); best effort, never throws.
+ */
+export function compactSearchIndex(db: DatabaseSync): void {
+  const index = openSearchIndex(db, "write");
+  if (index === undefined) return;
+  try {
+    index.prepare("PRAGMA incremental_vacuum").all();
+    index.prepare("PRAGMA wal_checkpoint(TRUNCATE)").all();
+  } catch {
+    // space comes back at a later prune
+  } finally {
+    index.close();
+  }
+}
