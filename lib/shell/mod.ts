@@ -20,6 +20,7 @@ export { acceptTree, precheckSource } from "./parse.ts";
 export {
   combineStates,
   effectiveRule,
+  hasExactStage,
   hasStageDiagnostics,
   type OutputState,
   type PlanOutcome,

@@ -588,3 +588,125 @@ export function hasStageDiagnostics(plan: ResultPlan, text: string): boolean {
   }
   return false;
 }
+
+/**
+ * Programs whose output is exact text by nature (file and byte inspection,
+ * structured query output, digests and counts, follow and watch modes,
+ * YARP's own exact recovery): the global output cap never cuts a result in
+ * which one runs, even where no rule knows them.
+ */
+const EXACT_PROGRAMS: ReadonlySet<string> = new Set([
+  "cat",
+  "head",
+  "tail",
+  "sed",
+  "awk",
+  "gawk",
+  "mawk",
+  "nl",
+  "less",
+  "more",
+  "bat",
+  "batcat",
+  "xxd",
+  "od",
+  "hexdump",
+  "base64",
+  "base32",
+  "strings",
+  "jq",
+  "yq",
+  "xmllint",
+  "diff",
+  "cmp",
+  "comm",
+  "patch",
+  "md5sum",
+  "sha1sum",
+  "sha224sum",
+  "sha256sum",
+  "sha384sum",
+  "sha512sum",
+  "b2sum",
+  "cksum",
+  "sum",
+  "shasum",
+  "wc",
+  "stat",
+  "readlink",
+  "realpath",
+  "file",
+  "cut",
+  "paste",
+  "column",
+  "printf",
+  "echo",
+  "env",
+  "printenv",
+  "watch",
+  "yarp",
+  "sqlite3",
+  "psql",
+  "mysql",
+  "curl",
+  "wget",
+]);
+
+/** Argument forms that ask any program for exact, structured or streaming output. */
+const EXACT_WORD =
+  /^(?:--json(?:=.*)?|--porcelain(?:=.*)?|-z|--null|--null-data|--zero|-0|--print0|-print0|-printf|--format(?:=.*)?|--pretty(?:=.*)?|--template(?:=.*)?|--output(?:=.*)?|-o(?:json|yaml|wide|name|jsonpath.*|go-template.*|custom-columns.*)|-ojson|--reporter(?:=.*)?|--follow|--watch(?:All)?|--count|--digest|--raw|--jq(?:=.*)?|--quiet-json)$/;
+
+/** True when `words` name an exact program or ask for exact output (see above). */
+function exactWords(argv: readonly string[]): boolean {
+  const program = argv[0] ?? "";
+  if (EXACT_PROGRAMS.has(program.slice(program.lastIndexOf("/") + 1))) return true;
+  for (let index = 1; index < argv.length; index += 1) {
+    const word = argv[index];
+    if (EXACT_WORD.test(word)) return true;
+    // `-o json`, `--output yaml`, `-f json` in their separate-value form
+    if ((word === "-o" || word === "--output" || word === "--format") && index + 1 < argv.length) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when some stage of `program` (nested shells included) is an exact
+ * form the global output cap must not cut: a guard, a transform reading a
+ * file (`cat FILE`, `head FILE`), an output-changing assignment or wrapper
+ * option, an exact program ({@link EXACT_PROGRAMS}), or an argument that
+ * asks for structured, NUL-delimited, counted or streaming output. Pure;
+ * never throws (a failing pack counts as exact).
+ */
+export function hasExactStage(program: ShellProgram, registry: RuleRegistry): boolean {
+  try {
+    for (const list of program.lists) {
+      for (const pipeline of list.pipelines) {
+        for (const [index, stage] of pipeline.stages.entries()) {
+          if (stage.nested !== undefined) {
+            if (hasExactStage(stage.nested, registry)) return true;
+            continue;
+          }
+          const words = stage.words.map((word) => word.text);
+          const peeled = peelWrappers(words);
+          const argv = typeof peeled === "string" ? words : peeled.argv;
+          if (exactWords(argv) || exactWords(frontEndOperand(argv) ?? [])) return true;
+          const kind = classify(stage, registry);
+          if (kind.kind === "transform" && index === 0) return true;
+          if (kind.kind !== "state") continue;
+          const state = kind.state;
+          if (state.kind === "exact") return true;
+          if (
+            state.kind === "unknown" &&
+            (state.reason === "assignment-output" || state.reason === "wrapper-option" ||
+              state.reason === "invalid-pack")
+          ) return true;
+        }
+      }
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
