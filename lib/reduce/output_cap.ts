@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { AnsiStripper } from "../bytes/ansi.ts";
 import { classifyLine, Evidence, MANDATORY } from "./evidence.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
 import type { Recovery } from "./types.ts";
@@ -73,7 +74,6 @@ const LF = 10;
 const ESC = 27;
 const COLON = 0x3a;
 const QUOTE = 0x22;
-const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -92,9 +92,9 @@ function flagsOf(bytes: Uint8Array, start: number, end: number): number {
   let from = start;
   let to = end;
   if (bytes.subarray(start, end).indexOf(ESC) !== -1) {
-    line = encoder.encode(decoder.decode(bytes.subarray(start, end)).replace(ANSI, ""));
+    line = new Uint8Array(end - start);
     from = 0;
-    to = line.length;
+    to = new AnsiStripper().strip(bytes, start, end, line, 0);
   }
   const flags = classifyLine(line, from, to);
   const window = line.subarray(from, Math.min(to, from + 256));
