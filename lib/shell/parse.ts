@@ -6,7 +6,9 @@
  * ERROR or MISSING node; the tree has at most 16,384 nodes and 64 levels of
  * statement and word nesting; there are at most 256 simple commands; every
  * node kind is in the reviewed subset (program, list, pipeline, command,
- * redirected statement, comment, literal words, reviewed redirections);
+ * redirected statement, comment, literal words, reviewed redirections,
+ * literal `NAME=value` assignments before a command, alone or after
+ * `export`);
  * every word decodes to a literal; redirections are `N>&M` for N, M in
  * {1, 2} or 1/2/`&` to `/dev/null`. Anything else is one rejection reason.
  *

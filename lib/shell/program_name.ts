@@ -3,7 +3,7 @@
  * "Pass-through census"): a short public name, never command text.
  *
  * For an accepted program it is the first stage that is not setup (`cd`,
- * `set`, `true`, `:`, `export`, `source`, `.`, a bare assignment), seen
+ * `set`, `true`, `:`, `export`, a venv activate script, a bare assignment), seen
  * through the reviewed wrappers and front ends of `stage_forms.ts`
  * (`timeout 60 mvn test` is `mvn`, `bash -c 'cargo test'` is `cargo`). For a
  * rejected source it is the first word after leading `NAME=value`
