@@ -22,12 +22,14 @@ import { readJsonlLines } from "../lib/corpus/jsonl.ts";
 import { addSample, addSkipped, emptyTally, type TallyData } from "../lib/corpus/metrics.ts";
 import { type CorpusRecord, parseRecordLine, visibleBytes } from "../lib/corpus/record.ts";
 import { type CorpusSummary, percent, summarize } from "../lib/corpus/summary.ts";
+import { classifyText, Evidence } from "../lib/reduce/evidence.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { piTruncate } from "./_pi_truncation.ts";
 import { loadTokenjuice, TOKENJUICE_VERSION } from "./_tokenjuice.ts";
 
 const YARP = "yarp";
+const YARP_IN_PI = "yarp inside pi";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -48,16 +50,18 @@ function streamsText(record: CorpusRecord) {
 
 async function main(): Promise<void> {
   const json = Deno.args.includes("--json");
-  const files = Deno.args.filter((arg) => arg !== "--json");
+  const withTokenjuice = !Deno.args.includes("--no-tokenjuice");
+  const files = Deno.args.filter((arg) => arg !== "--json" && arg !== "--no-tokenjuice");
   if (files.length === 0) {
     files.push(new URL("../../shared/corpus/runs.jsonl.gz", import.meta.url).pathname);
   }
   const parser = await loadShellParser();
   const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]));
-  const tokenjuice = await loadTokenjuice();
+  const tokenjuice = withTokenjuice ? await loadTokenjuice() : undefined;
   /** The alternatives; YARP itself runs first, once, and its outcome also says what is guarded. */
-  const alternatives: Record<string, Contender> = {
-    [`tokenjuice ${TOKENJUICE_VERSION}`]: async (record) => {
+  const alternatives: Record<string, Contender> = {};
+  if (tokenjuice !== undefined) {
+    alternatives[`tokenjuice ${TOKENJUICE_VERSION}`] = async (record) => {
       const { stdout, stderr, combined } = streamsText(record);
       const result = await tokenjuice.reduce({
         command: record.command,
@@ -67,14 +71,14 @@ async function main(): Promise<void> {
         exitCode: record.exitCode,
       });
       return { text: encoder.encode(result.text), rule: result.rule };
-    },
-    "pi truncation": (record) =>
-      Promise.resolve({
-        text: encoder.encode(piTruncate(decoder.decode(visibleBytes(record)))),
-        rule: null,
-      }),
-  };
-  const tallies: Record<string, TallyData> = { [YARP]: emptyTally() };
+    };
+  }
+  alternatives["pi truncation"] = (record) =>
+    Promise.resolve({
+      text: encoder.encode(piTruncate(decoder.decode(visibleBytes(record)))),
+      rule: null,
+    });
+  const tallies: Record<string, TallyData> = { [YARP]: emptyTally(), [YARP_IN_PI]: emptyTally() };
   for (const name of Object.keys(alternatives)) tallies[name] = emptyTally();
   for (const file of files) {
     for await (const line of readJsonlLines(file)) {
@@ -97,7 +101,24 @@ async function main(): Promise<void> {
         const { text, rule } = await contender(record);
         results.push({ name, text, rule, micros: (performance.now() - started) * 1000 });
       }
+      // Inside Pi the extension replaces the visible text only when YARP changed it;
+      // otherwise the agent sees Pi's own truncation of the whole output.
+      const changed = !bytesEqual(outcome.after, before);
+      results.push({
+        name: YARP_IN_PI,
+        text: changed ? outcome.after : encoder.encode(piTruncate(decoder.decode(before))),
+        rule: outcome.rule,
+        micros: results[0].micros,
+      });
       const guarded = outcome.guarded;
+      for (const { name, text } of results) {
+        const notices = noticeLines(before);
+        if (notices.length === 0) continue;
+        const seen = noticesSeen[name] ??= { records: 0, kept: 0 };
+        seen.records++;
+        const after = new Set(decoder.decode(text).split("\n"));
+        if (notices.every((notice) => after.has(notice))) seen.kept++;
+      }
       for (const { name, text, rule, micros } of results) {
         addSample(tallies[name], {
           rule,
@@ -114,14 +135,33 @@ async function main(): Promise<void> {
   }
   const summaries = Object.entries(tallies).map(([name, tally]) => [name, summarize(tally)]);
   if (json) {
-    console.log(JSON.stringify(Object.fromEntries(summaries), null, 2));
+    console.log(
+      JSON.stringify(
+        { summaries: Object.fromEntries(summaries), hostNotices: noticesSeen },
+        null,
+        2,
+      ),
+    );
     return;
   }
-  console.log(formatTable(summaries as [string, CorpusSummary][]));
+  console.log(formatTable(summaries as [string, CorpusSummary][], noticesSeen));
+}
+
+/** Records whose visible text holds a host truncation notice, and those where every notice line survives. */
+const noticesSeen: Record<string, { records: number; kept: number }> = {};
+
+/** The host truncation notice lines of `bytes` (evidence `HostNotice`). */
+function noticeLines(bytes: Uint8Array): string[] {
+  return decoder.decode(bytes).split("\n").filter((line) =>
+    (classifyText(line) & Evidence.HostNotice) !== 0 && !line.startsWith("[yarp: ")
+  );
 }
 
 /** The comparison table: one row per alternative. */
-function formatTable(rows: readonly [string, CorpusSummary][]): string {
+function formatTable(
+  rows: readonly [string, CorpusSummary][],
+  notices: Record<string, { records: number; kept: number }>,
+): string {
   const header = [
     "reducer",
     "records",
@@ -131,6 +171,7 @@ function formatTable(rows: readonly [string, CorpusSummary][]): string {
     "guarded exact",
     "diag kept",
     "facts kept",
+    "notices kept",
     "median µs",
     "p95 µs",
   ];
@@ -143,6 +184,7 @@ function formatTable(rows: readonly [string, CorpusSummary][]): string {
     `${s.guardedExact}/${s.guarded}`,
     percent(s.diagnosticRetention),
     percent(s.keyFactRecall),
+    `${notices[name]?.kept ?? 0}/${notices[name]?.records ?? 0}`,
     s.microsMedian.toFixed(0),
     s.microsP95.toFixed(0),
   ]);

@@ -36,7 +36,7 @@ Deno.test("decisions for simple commands, guards and compound forms", () => {
     ['echo "$VALUE"', "parse:expansion", undefined],
     ["rg x $(pwd)", "parse:expansion", undefined],
     ["rg x *.ts", "parse:glob", undefined],
-    ["FOO=1 cargo test", "parse:assignment", undefined],
+    ["FOO=1 cargo test", "assignment", undefined],
     ["cargo test # note", "rewritten", "tests/cargo-test"],
     ["cargo test '", "parse:syntax-error", undefined],
     ["unknown-tool x", "unknown-program", undefined],

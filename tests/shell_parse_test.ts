@@ -84,8 +84,11 @@ Deno.test("expansions, globs and assignments are refused", () => {
     ["ls a=b:~/x", "glob"],
     ["ls {a,b}", "glob"],
     ["ls x{1..3}", "glob"],
-    ["FOO=1 rg x", "assignment"],
-    ["FOO=1", "assignment"],
+    ["FOO+=1 rg x", "assignment"],
+    ["export A", "assignment"],
+    ["export -p", "assignment"],
+    ["X=$(date) make", "expansion"],
+    ["X=~/a make", "glob"],
     ["sleep 1 &", "background"],
   ];
   for (const [source, reason] of table) assert.equal(shape(parser.parse(source)), reason, source);
@@ -103,7 +106,8 @@ Deno.test("comments are ignored, compound forms are refused", () => {
     "f() { ls; }",
     "! ls",
     "[[ -f x ]]",
-    "export A=1",
+    "declare A=1",
+    "X=(a b)",
     "case x in a) ls;; esac",
   ];
   for (const source of refused) {

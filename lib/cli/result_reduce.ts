@@ -42,6 +42,7 @@
 import { parseArgs } from "./_args.ts";
 import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
+import { DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 import {
   type ExactCopy,
   reduceFinishedResult,
@@ -49,7 +50,7 @@ import {
 } from "../shell/finished_result.ts";
 
 const USAGE =
-  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--json] < TEXT\n";
+  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--json] < TEXT\n";
 
 /** Parsed `result-reduce` arguments. */
 export interface ResultReduceArgs {
@@ -59,6 +60,8 @@ export interface ResultReduceArgs {
   readonly archiveId: string | undefined;
   readonly rulePacks: readonly string[];
   readonly json: boolean;
+  /** `--output-cap off|BYTES`: the cap's threshold, `off`, or undefined for the config's. */
+  readonly outputCap?: number | "off";
 }
 
 /**
@@ -73,7 +76,7 @@ export function parseResultReduceArgs(
 ): ResultReduceArgs | { error: string } {
   const parsed = parseArgs(joinNegativeExitCode(args), {
     flags: ["--json"],
-    options: ["--command", "--exit-code", "--archive-id"],
+    options: ["--command", "--exit-code", "--archive-id", "--output-cap"],
     repeatable: ["--rule-pack"],
   });
   if ("error" in parsed) return parsed;
@@ -87,7 +90,15 @@ export function parseResultReduceArgs(
   if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
   const command = parsed.values.get("--command");
   if (command === undefined || command === "") return { error: "--command: required" };
+  const capText = parsed.values.get("--output-cap");
+  if (capText !== undefined && capText !== "off" && !/^[1-9]\d{0,9}$/.test(capText)) {
+    return { error: `--output-cap: expected 'off' or a positive byte count, got '${capText}'` };
+  }
+  const cap = capText === undefined
+    ? {}
+    : { outputCap: capText === "off" ? "off" : Number(capText) } as const;
   return {
+    ...cap,
     command,
     exitCode: codeText === undefined ? undefined : exitStatus(codeText),
     archiveId: parsed.values.get("--archive-id"),
@@ -201,6 +212,26 @@ async function loadRegistry(
   return loaded.errors.length > 0 ? undefined : loaded.registry;
 }
 
+/**
+ * The global output cap's policy: `--output-cap`, else the config file's
+ * `output_cap` (a config that does not load leaves the built-in policy; the
+ * archive step reports it), else the built-in policy; null when off.
+ */
+async function capPolicy(options: ResultReduceArgs): Promise<OutputCapPolicy | null> {
+  let setting: number | "off" | undefined = options.outputCap;
+  if (setting === undefined) {
+    const { loadConfig, processEnv } = await import("../config/mod.ts");
+    const loaded = await loadConfig(processEnv);
+    const cap = loaded.ok ? loaded.config.outputCap : undefined;
+    if (cap?.enabled === false) setting = "off";
+    else setting = cap?.thresholdBytes;
+  }
+  if (setting === "off") return null;
+  return setting === undefined
+    ? DEFAULT_OUTPUT_CAP
+    : { ...DEFAULT_OUTPUT_CAP, thresholdBytes: setting };
+}
+
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
 export async function resultReduceCommand(args: string[], io: TextIo): Promise<number> {
   if (args[0] === "--help" || args[0] === "-h") {
@@ -236,6 +267,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
       await parserPromise,
       registry,
       archiveCopy(options, input),
+      { cap: await capPolicy(options) },
     ));
   }
   if (options.json) {

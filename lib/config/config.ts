@@ -8,6 +8,9 @@
  *   max_age_days: 30                            # positive number
  * rules:
  *   packs: [/abs/or/relative/pack.yrp]          # non-empty strings
+ * output_cap:                                   # the global output cap (docs/shell.md)
+ *   enabled: true                               # false switches it off
+ *   threshold_bytes: 8192                       # positive integer
  * ```
  *
  * Located at `$YARP_CONFIG`, else `$XDG_CONFIG_HOME/yarp/config.yaml`, else
@@ -45,6 +48,11 @@ export interface YarpConfig {
   readonly rules: {
     /** Compiled packs layered after the built-ins, in order (a relative path is relative to the file's directory). */
     readonly packs: readonly string[];
+  };
+  /** The global output cap of `result-reduce`; absent fields mean the built-in policy. */
+  readonly outputCap?: {
+    readonly enabled?: boolean;
+    readonly thresholdBytes?: number;
   };
 }
 
@@ -246,6 +254,7 @@ function validate(
     new ConfigError(`config ${file}:${at(node)}: ${reason}`);
   const archive: { path?: string; maxBytes?: number; maxAgeDays?: number } = {};
   let packs: string[] = [];
+  const outputCap: { enabled?: boolean; thresholdBytes?: number } = {};
   if (root === null || root === undefined) return { file, archive, rules: { packs } };
   const top = mapEntries(yaml, root, "", error);
   for (const [key, value, pair] of top) {
@@ -289,9 +298,25 @@ function validate(
           return path;
         });
       }
+    } else if (key === "output_cap") {
+      for (const [field, inner, innerPair] of mapEntries(yaml, value ?? pair, key, error)) {
+        const name = `output_cap.${field}`;
+        const setting = scalar(yaml, inner ?? innerPair, name, error);
+        if (field === "enabled") {
+          if (typeof setting !== "boolean") throw error(inner, `${name}: expected true or false`);
+          outputCap.enabled = setting;
+        } else if (field === "threshold_bytes") {
+          if (typeof setting !== "number" || !Number.isSafeInteger(setting) || setting <= 0) {
+            throw error(inner, `${name}: expected a positive integer`);
+          }
+          outputCap.thresholdBytes = setting;
+        } else throw error(innerPair, `unknown field '${name}'`);
+      }
     } else throw error(pair, `unknown field '${key}'`);
   }
-  return { file, archive, rules: { packs } };
+  return Object.keys(outputCap).length === 0
+    ? { file, archive, rules: { packs } }
+    : { file, archive, rules: { packs }, outputCap };
 }
 
 function rangeOf(yaml: YamlModule, pair: { key: unknown }): number | undefined {

@@ -24,16 +24,13 @@
  */
 import { AnsiStripper } from "../bytes/ansi.ts";
 import { bytesEqual } from "../bytes/byte_search.ts";
+import { isDiagnosticText } from "../reduce/evidence.ts";
 
 /** The kinds of key facts, in report order. */
 export const FACT_KINDS = ["test", "location", "diagnostic", "exception", "build"] as const;
 
 /** One kind of key fact. */
 export type FactKind = typeof FACT_KINDS[number];
-
-const DIAGNOSTIC_WORD = /\b(?:error|fail|panic|warn|traceback|exception|assert)/i;
-const DIAGNOSTIC_NAME = /[A-Za-z](?:Error|Exception|Warning)\b/;
-const SUCCESS_MARK = /^\s*(?:[✓✔√]|ok\b|PASS\b)/;
 
 const TEST_PATTERNS: readonly RegExp[] = [
   /^\s*--- FAIL: (\S+)/, // go test
@@ -111,10 +108,12 @@ export function readableLines(bytes: Uint8Array): string[] {
   return lines.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
 }
 
-/** True when `line` carries a diagnostic marker and is not a passing-test line. */
-export function isDiagnosticLine(line: string): boolean {
-  return (DIAGNOSTIC_WORD.test(line) || DIAGNOSTIC_NAME.test(line)) && !SUCCESS_MARK.test(line);
-}
+/**
+ * True when `line` carries a diagnostic marker and is not a passing-test
+ * line: the reducers' own classifier (`reduce/evidence.ts`), so what the
+ * corpus counts is what the reducers keep.
+ */
+export const isDiagnosticLine: (line: string) => boolean = isDiagnosticText;
 
 function firstCapture(patterns: readonly RegExp[], line: string): string | undefined {
   for (const pattern of patterns) {

@@ -28,6 +28,14 @@ export interface RecordSample {
   readonly reasons: readonly string[];
   /** The record's shell syntax census: fixed syntax ids and the parse outcome. */
   readonly census?: { readonly features: readonly string[]; readonly parse: string };
+  /** The public program name the record is filed under (lib/shell/program_name.ts). */
+  readonly program?: string;
+}
+
+/** Records and characters of one pass-through bucket (a reason code or a program). */
+export interface PassBucket {
+  records: number;
+  chars: number;
 }
 
 /** Figures for one rule, family or the whole corpus. */
@@ -69,6 +77,9 @@ export interface TallyData {
   sizesAfter: Record<string, number>;
   /** Records read but not analysed, by cause (malformed, already reduced, …). */
   skipped: Record<string, number>;
+  /** Unchanged records by their deciding reason (the last reason code), and by program. */
+  passByReason: Record<string, PassBucket>;
+  passByProgram: Record<string, PassBucket>;
 }
 
 /** Figures with every count zero. */
@@ -112,7 +123,15 @@ export function emptyTally(): TallyData {
     sizesBefore: {},
     sizesAfter: {},
     skipped: {},
+    passByReason: {},
+    passByProgram: {},
   };
+}
+
+function addPass(map: Record<string, PassBucket>, key: string, records: number, chars: number) {
+  const bucket = map[key] ??= { records: 0, chars: 0 };
+  bucket.records += records;
+  bucket.chars += chars;
 }
 
 const TIME_BASE = Math.log(1.02);
@@ -184,7 +203,11 @@ export function addSample(tally: TallyData, sample: RecordSample): void {
   tally.records++;
   if (sample.rule !== null && !sample.guarded) tally.eligible++;
   if (changed) tally.changed++;
-  else tally.passThrough++;
+  else {
+    tally.passThrough++;
+    addPass(tally.passByReason, sample.reasons.at(-1) ?? "(none)", 1, figures.charsBefore);
+    addPass(tally.passByProgram, sample.program ?? "(none)", 1, figures.charsBefore);
+  }
   if (!sample.reduced && changed) tally.passThroughInexact++;
   if (sample.after.length > sample.before.length) tally.grew++;
   if (sample.guarded) {
@@ -251,6 +274,12 @@ export function mergeTallies(into: TallyData, from: TallyData): void {
   mergeCounts(into.sizesBefore, from.sizesBefore);
   mergeCounts(into.sizesAfter, from.sizesAfter);
   mergeCounts(into.skipped, from.skipped);
+  for (const [key, bucket] of Object.entries(from.passByReason)) {
+    addPass(into.passByReason, key, bucket.records, bucket.chars);
+  }
+  for (const [key, bucket] of Object.entries(from.passByProgram)) {
+    addPass(into.passByProgram, key, bucket.records, bucket.chars);
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
-import type { ShellParser } from "../shell/mod.ts";
+import { lexicalProgramName, programNameOf, type ShellParser } from "../shell/mod.ts";
 import { createEngine } from "./engine.ts";
 import { addSample, addSkipped, type TallyData } from "./metrics.ts";
 import { parseRecordLine } from "./record.ts";
@@ -31,6 +31,8 @@ export function createLineReplay(parser: ShellParser, registry: RuleRegistry): L
     }
     // The census parses first: the engine's own parses of the command then reuse its model.
     const census = parser.census(record.command);
+    const parsed = parser.parse(record.command);
+    const program = parsed.ok ? programNameOf(parsed.program) : lexicalProgramName(record.command);
     const started = performance.now();
     let outcome;
     try {
@@ -49,6 +51,7 @@ export function createLineReplay(parser: ShellParser, registry: RuleRegistry): L
       micros,
       reasons: outcome.reasons,
       census,
+      program,
     });
   };
 }

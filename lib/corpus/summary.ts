@@ -7,7 +7,19 @@
  * @module
  */
 import { FACT_KINDS, type FactKind } from "./facts.ts";
-import { type Figures, ratio, type TallyData, timeQuantile } from "./metrics.ts";
+import { type Figures, type PassBucket, ratio, type TallyData, timeQuantile } from "./metrics.ts";
+
+/** One row of the pass-through census: unchanged records of one reason or program. */
+export interface PassRow {
+  readonly name: string;
+  readonly records: number;
+  readonly chars: number;
+  /** Share of all characters of the corpus, or null without characters. */
+  readonly share: number | null;
+}
+
+/** How many program rows the text report prints (the JSON report has them all). */
+export const PROGRAM_ROWS = 25;
 
 /** One row of the per-family or per-rule table. */
 export interface FigureRow {
@@ -62,6 +74,16 @@ export interface CorpusSummary {
   /** Records per log2 character bucket ({@link sizeBucket} of metrics.ts). */
   readonly sizesBefore: readonly number[];
   readonly sizesAfter: readonly number[];
+  /** Unchanged records by deciding reason and by program, most characters first. */
+  readonly passByReason: readonly PassRow[];
+  readonly passByProgram: readonly PassRow[];
+}
+
+/** Pass rows sorted by characters (most first), then by name. */
+function passRows(map: Record<string, PassBucket> | undefined, total: number): PassRow[] {
+  return Object.entries(map ?? {})
+    .map(([name, bucket]) => ({ name, ...bucket, share: ratio(bucket.chars, total) }))
+    .sort((a, b) => b.chars - a.chars || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function row(name: string, figures: Figures): FigureRow {
@@ -158,6 +180,8 @@ export function summarize(tally: TallyData, syntaxIds: readonly string[] = []): 
     parse: sortedCounts(tally.parse),
     sizesBefore,
     sizesAfter,
+    passByReason: passRows(tally.passByReason, total.charsBefore),
+    passByProgram: passRows(tally.passByProgram, total.charsBefore),
   };
 }
 
@@ -227,5 +251,21 @@ export function formatSummary(summary: CorpusSummary): string {
   for (const [id, count] of Object.entries(summary.reasons)) {
     lines.push(`  ${pad(id, 30)}${count}`);
   }
+  const passTable = (title: string, rows: readonly PassRow[], limit: number) => {
+    lines.push(
+      "",
+      `${pad(title, 30)}${padStart("records", 8)}${padStart("chars", 11)}${padStart("share", 8)}`,
+    );
+    for (const row of rows.slice(0, limit)) {
+      lines.push(
+        `  ${pad(row.name, 28)}${padStart(String(row.records), 8)}${
+          padStart(String(row.chars), 11)
+        }${padStart(percent(row.share), 8)}`,
+      );
+    }
+    if (rows.length > limit) lines.push(`  (${rows.length - limit} more)`);
+  };
+  passTable("pass-through by reason", summary.passByReason, Infinity);
+  passTable("pass-through by program", summary.passByProgram, PROGRAM_ROWS);
   return lines.join("\n") + "\n";
 }

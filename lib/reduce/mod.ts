@@ -13,6 +13,15 @@ import type { StreamReducer } from "./types.ts";
 
 export type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
 export { checkMemoryBound, selectPolicy, streamMemoryBound } from "./budget.ts";
+export {
+  classifyLine,
+  classifyText,
+  Evidence,
+  hasDiagnosticMarker,
+  isDiagnosticText,
+  isPassingLine,
+  MANDATORY,
+} from "./evidence.ts";
 export { formatCount, type OmissionFacts, omissionMarker, truncationMarker } from "./marker.ts";
 
 /**

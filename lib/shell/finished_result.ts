@@ -9,7 +9,9 @@
  */
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { ShellParser } from "./mod.ts";
-import { effectiveRule, hasStageDiagnostics, planResult } from "./plan.ts";
+import { effectiveRule, hasExactStage, hasStageDiagnostics, planResult } from "./plan.ts";
+import { classifyLine, Evidence } from "../reduce/evidence.ts";
+import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 
 /** What `result-reduce` decided, without any command or output text. */
 export interface ResultReduceReport {
@@ -30,10 +32,65 @@ export interface ExactCopy {
 }
 
 /**
+ * Planner reasons after which the global output cap may cut a result: no
+ * rule reduces it and no stage is known to be exact. Guards, file reads
+ * (`transform-without-input`), output-changing assignments and wrapper
+ * options, stage diagnostics and parse rejections keep the input exact.
+ */
+const CAP_REASONS: ReadonlySet<string> = new Set([
+  "unknown-program",
+  "no-rule-matched",
+  "ambiguous",
+  "mixed-reducers",
+  "no-typed-output",
+  "setup-form",
+  "merged-stderr",
+]);
+
+/** Options of {@link reduceFinishedResult}. */
+export interface FinishedResultOptions {
+  /** The global output cap's policy, or null to switch it off; default {@link DEFAULT_OUTPUT_CAP}. */
+  readonly cap?: OutputCapPolicy | null;
+}
+
+const LF = 10;
+
+/** The host truncation notice lines of `input` (evidence `HostNotice`), as exact byte strings. */
+function hostNotices(input: Uint8Array): string[] {
+  const notices: string[] = [];
+  for (let at = 0; at < input.length;) {
+    const lf = input.indexOf(LF, at);
+    const end = lf === -1 ? input.length : lf;
+    if (classifyLine(input, at, end) & Evidence.HostNotice) {
+      notices.push(decoder.decode(input.subarray(at, end)));
+    }
+    at = end + 1;
+  }
+  return notices;
+}
+
+const decoder = new TextDecoder();
+
+/** True when every notice line of `input` is a line of `output` too. */
+function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean {
+  const notices = hostNotices(input);
+  if (notices.length === 0) return true;
+  const lines = new Set(decoder.decode(output).split("\n"));
+  return notices.every((notice) => lines.has(notice));
+}
+
+/**
  * Plans and reduces one finished result (see the module contract) with a
  * ready parser and registry; archiving is injected through `copy`, which is
- * only called when a plan exists. Returns the bytes to print (the input
- * itself unless changed) and the report. Never throws.
+ * only called when a plan exists or the global cap may apply. Returns the
+ * bytes to print (the input itself unless changed) and the report. Never
+ * throws.
+ *
+ * A result no rule reduces (a planner reason in {@link CAP_REASONS}, no
+ * exact stage: `hasExactStage`) larger than the cap's threshold is cut by
+ * the global output cap (`capOutput`) once an exact copy exists; reasons
+ * `["capped", <planner reason>]`. A typed reduction that would drop a
+ * host's truncation notice falls back to the cap, which keeps every notice.
  */
 export async function reduceFinishedResult(
   source: string,
@@ -42,7 +99,9 @@ export async function reduceFinishedResult(
   parser: ShellParser,
   registry: RuleRegistry,
   copy: ExactCopy,
+  options: FinishedResultOptions = {},
 ): Promise<{ output: Uint8Array; report: ResultReduceReport }> {
+  const cap = options.cap === undefined ? DEFAULT_OUTPUT_CAP : options.cap;
   const pass = (
     reasons: string[],
     rule: string | null = null,
@@ -58,22 +117,45 @@ export async function reduceFinishedResult(
       bytesAfter: input.length,
     },
   });
+  let copied: Promise<{ id: string } | { reason: string }> | undefined;
+  /** The exact copy, obtained at most once. */
+  const obtain = (): Promise<{ id: string } | { reason: string }> =>
+    copied ??= copy.obtain().catch(() => ({ reason: "archive-failed" }));
+  /** The global output cap over the whole input, after `reason` found no rule. */
+  const capped = async (reason: string, ruleId: string | null = null) => {
+    if (cap === null || input.length <= cap.thresholdBytes) return pass([reason], ruleId);
+    const exact = await obtain();
+    if ("reason" in exact) return pass([reason, exact.reason], ruleId);
+    const result = capOutput(input, cap, { kind: "archived", id: exact.id });
+    if (!result.changed) return pass([reason, "no-savings"], ruleId, exact.id);
+    return {
+      output: result.bytes,
+      report: {
+        changed: true,
+        rule: ruleId,
+        archiveId: exact.id,
+        reasons: ["capped", reason],
+        bytesBefore: input.length,
+        bytesAfter: result.bytes.length,
+      },
+    };
+  };
   const parsed = parser.parse(source);
   if (!parsed.ok) return pass([`parse:${parsed.reason}`]);
   const planned = planResult(parsed.program, registry);
-  if (!planned.ok) return pass([planned.reason], planned.rule ?? null);
+  if (!planned.ok) {
+    if (CAP_REASONS.has(planned.reason) && !hasExactStage(parsed.program, registry)) {
+      return capped(planned.reason);
+    }
+    return pass([planned.reason], planned.rule ?? null);
+  }
   const plan = planned.plan;
   const ruleId = plan.rule.id;
   if (input.length === 0) return pass(["empty-input"], ruleId);
   if (hasStageDiagnostics(plan, new TextDecoder().decode(input))) {
     return pass(["stage-diagnostics"], ruleId);
   }
-  let exact: { id: string } | { reason: string };
-  try {
-    exact = await copy.obtain();
-  } catch {
-    exact = { reason: "archive-failed" };
-  }
+  const exact = await obtain();
   if ("reason" in exact) return pass([exact.reason], ruleId);
   const { createStreamReducer } = await import("../reduce/mod.ts");
   const reducer = createStreamReducer(effectiveRule(plan));
@@ -82,6 +164,7 @@ export async function reduceFinishedResult(
   if (!reduced.changed || reduced.bytes.length >= input.length) {
     return pass(["no-savings"], ruleId, exact.id);
   }
+  if (!keepsHostNotices(input, reduced.bytes)) return capped("host-notice", ruleId);
   return {
     output: reduced.bytes,
     report: {

@@ -8,7 +8,8 @@
  * @module
  */
 import { censusTree, type SyntaxCensus } from "./census.ts";
-import type { ShellParse, ShellRejectReason } from "./model.ts";
+import type { ShellParse, ShellProgram, ShellRejectReason } from "./model.ts";
+import { shellScriptOperand } from "./stage_forms.ts";
 import { acceptTree, precheckSource } from "./parse.ts";
 import type { Node, Parser } from "web-tree-sitter";
 
@@ -19,6 +20,7 @@ export { acceptTree, precheckSource } from "./parse.ts";
 export {
   combineStates,
   effectiveRule,
+  hasExactStage,
   hasStageDiagnostics,
   type OutputState,
   type PlanOutcome,
@@ -30,6 +32,48 @@ export {
   type TypedOutput,
 } from "./plan.ts";
 export { decodeBareWord, decodeDoubleQuoted, type WordDecode } from "./words.ts";
+export {
+  assignmentEffect,
+  frontEndOperand,
+  isActivateScript,
+  peelWrappers,
+  shellScriptOperand,
+  type StageFormReason,
+} from "./stage_forms.ts";
+export { lexicalProgramName, programNameOf, publicProgramName } from "./program_name.ts";
+
+/** How deep `bash -c 'bash -c …'` nests before the parser refuses it (`too-deep`). */
+const NESTED_SHELL_DEPTH = 3;
+
+/**
+ * `program` with every `bash -c 'LITERAL'` stage ({@link shellScriptOperand})
+ * carrying the literal's accepted program as `nested`; the first literal
+ * that `parseScript` rejects rejects the whole source with its reason.
+ */
+function attachNested(
+  program: ShellProgram,
+  parseScript: (script: string) => ShellParse,
+): ShellParse {
+  let rejected: ShellParse | undefined;
+  const lists = program.lists.map((list) => ({
+    ...list,
+    pipelines: list.pipelines.map((pipeline) => ({
+      ...pipeline,
+      stages: pipeline.stages.map((stage) => {
+        if (rejected !== undefined) return stage;
+        const script = shellScriptOperand(stage.words.map((word) => word.text));
+        if (script === undefined) return stage;
+        const inner = parseScript(script);
+        if (!inner.ok) {
+          rejected = inner;
+          return stage;
+        }
+        return { ...stage, nested: inner.program };
+      }),
+    })),
+  }));
+  return rejected ?? { ok: true, program: { lists } };
+}
 
 /**
  * A ready parser: both methods are synchronous, total and never throw. The
@@ -107,16 +151,31 @@ export async function loadShellParser(): Promise<ShellParser> {
     return parsed;
   };
   const refused = (reason: ShellRejectReason): ShellParse => ({ ok: false, reason });
+  /** `source` parsed, with the literal scripts of `bash -c` stages parsed as nested programs. */
+  const parseNested = (source: string, depth: number): ShellParse => {
+    const parsed = withTree(source, (root) => acceptTree(source, root), refused);
+    return parsed.ok
+      ? attachNested(
+        parsed.program,
+        (script) =>
+          depth >= NESTED_SHELL_DEPTH ? refused("too-deep") : parseNested(script, depth + 1),
+      )
+      : parsed;
+  };
+  const accept = (source: string, root: Node): ShellParse => {
+    const parsed = acceptTree(source, root);
+    return parsed.ok ? attachNested(parsed.program, (script) => parseNested(script, 1)) : parsed;
+  };
   return {
     parse: (source) =>
       source === lastSource ? lastParse : remember(
         source,
-        withTree(source, (root) => acceptTree(source, root), refused),
+        withTree(source, (root) => accept(source, root), refused),
       ),
     census: (source) =>
       withTree(
         source,
-        (root) => censusTree(source, root, remember(source, acceptTree(source, root))),
+        (root) => censusTree(source, root, remember(source, accept(source, root))),
         (reason) => {
           remember(source, refused(reason));
           return { features: [], parse: reason };

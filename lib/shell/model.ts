@@ -30,13 +30,31 @@ export interface Redirection {
   readonly end: number;
 }
 
+/** A literal `NAME=value` before a command, alone, or after `export` (value decoded). */
+export interface Assignment {
+  readonly name: string;
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 /** A command with only literal words and reviewed redirections. */
 export interface SimpleCommand {
-  /** argv: program name first; never empty. */
+  /**
+   * argv: program name first. Empty only for an assignment-only statement
+   * (`NAME=value`); `export NAME=value` keeps `export` as its one word.
+   */
   readonly words: readonly LiteralWord[];
   readonly redirects: readonly Redirection[];
   readonly start: number;
   readonly end: number;
+  /** Literal assignments before the program (or of `export`/an assignment-only statement). */
+  readonly assignments?: readonly Assignment[];
+  /**
+   * The accepted program of a `bash -c 'LITERAL'` / `sh -c 'LITERAL'` stage
+   * (see lib/shell/stage_forms.ts), attached by the parser; absent otherwise.
+   */
+  readonly nested?: ShellProgram;
 }
 
 /** Stages joined by `|`; `mergeStderr` is true when any join is `|&`. */

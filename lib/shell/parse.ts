@@ -6,7 +6,9 @@
  * ERROR or MISSING node; the tree has at most 16,384 nodes and 64 levels of
  * statement and word nesting; there are at most 256 simple commands; every
  * node kind is in the reviewed subset (program, list, pipeline, command,
- * redirected statement, comment, literal words, reviewed redirections);
+ * redirected statement, comment, literal words, reviewed redirections,
+ * literal `NAME=value` assignments before a command, alone or after
+ * `export`);
  * every word decodes to a literal; redirections are `N>&M` for N, M in
  * {1, 2} or 1/2/`&` to `/dev/null`. Anything else is one rejection reason.
  *
@@ -23,6 +25,7 @@
  * @module
  */
 import type {
+  Assignment,
   CommandList,
   Connector,
   LiteralWord,
@@ -155,10 +158,57 @@ function walkStatement(node: SyntaxNode, items: Item[], depth: number): void {
       return walkRedirected(node, items, depth);
     case "variable_assignment":
     case "variable_assignments":
-      return reject("assignment");
+    case "declaration_command":
+      items.push(readAssignmentStatement(node, depth));
+      return;
     default:
       return reject("unsupported-syntax", node.type);
   }
+}
+
+/**
+ * Reads a literal `NAME=value` (`=` only: `+=` and arrays are refused).
+ * Bash does not glob or split an assignment value, but it does expand a
+ * leading `~` and `$`; the value decodes like a word, so those are refused.
+ */
+function readAssignment(node: SyntaxNode, depth: number): Assignment {
+  let name: string | undefined;
+  let value = "";
+  let sawEquals = false;
+  for (let index = 0; index < node.childCount; index += 1) {
+    const child = node.child(index)!;
+    const field = node.fieldNameForChild(index);
+    if (field === "name" && child.type === "variable_name") name = child.text;
+    else if (field === "value") value = decodeWord(child, depth + 1);
+    else if (child.type === "=") sawEquals = true;
+    else reject("assignment");
+  }
+  if (name === undefined || !sawEquals) reject("assignment");
+  return { name, value, start: node.startIndex, end: node.endIndex };
+}
+
+/**
+ * An assignment-only statement (`NAME=value`, words empty) or `export
+ * NAME=value…` (words `["export"]`); any other declaration (`declare`,
+ * `local`, `export -p`, `export NAME`) is refused as `assignment`.
+ */
+function readAssignmentStatement(node: SyntaxNode, depth: number): SimpleCommand {
+  const assignments: Assignment[] = [];
+  const words: LiteralWord[] = [];
+  if (node.type === "variable_assignment") assignments.push(readAssignment(node, depth));
+  else {
+    for (let index = 0; index < node.childCount; index += 1) {
+      const child = node.child(index)!;
+      if (child.type === "variable_assignment") assignments.push(readAssignment(child, depth));
+      else if (node.type === "declaration_command" && index === 0 && child.type === "export") {
+        words.push({ text: "export", start: child.startIndex, end: child.endIndex });
+      } else reject("assignment");
+    }
+  }
+  if (assignments.length === 0 || (node.type === "declaration_command" && words.length !== 1)) {
+    reject("assignment");
+  }
+  return { words, redirects: [], start: node.startIndex, end: node.endIndex, assignments };
 }
 
 function countCommands(items: readonly Item[]): number {
@@ -192,6 +242,7 @@ function walkRedirected(node: SyntaxNode, items: Item[], depth: number): void {
 function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
   const words: LiteralWord[] = [];
   const redirects: Redirection[] = [];
+  const assignments: Assignment[] = [];
   for (let index = 0; index < node.childCount; index += 1) {
     const child = node.child(index)!;
     switch (child.type) {
@@ -201,7 +252,8 @@ function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
         break;
       }
       case "variable_assignment":
-        reject("assignment");
+        if (words.length > 0) reject("assignment");
+        assignments.push(readAssignment(child, depth));
         break;
       case "file_redirect":
         redirects.push(readRedirect(child));
@@ -218,7 +270,8 @@ function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
     }
   }
   if (words.length === 0) reject("unsupported-syntax", "command");
-  return { words, redirects, start: node.startIndex, end: node.endIndex };
+  const command = { words, redirects, start: node.startIndex, end: node.endIndex };
+  return assignments.length === 0 ? command : { ...command, assignments };
 }
 
 function readWord(node: SyntaxNode, depth: number): LiteralWord {

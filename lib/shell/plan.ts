@@ -60,7 +60,14 @@
  */
 import type { OutputPolicy, ReducerSpec, ReductionRule } from "../rules/model.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
-import type { Pipeline, ShellProgram, SimpleCommand } from "./model.ts";
+import type { Assignment, Pipeline, ShellProgram, SimpleCommand } from "./model.ts";
+import {
+  assignmentEffect,
+  frontEndOperand,
+  isActivateScript,
+  peelWrappers,
+  type StageFormReason,
+} from "./stage_forms.ts";
 
 /** How much of the real result status the finished exit code proves. */
 export type StatusConfidence = "complete" | "final-stage-only" | "conditional";
@@ -96,7 +103,8 @@ export type PlanReason =
   | "transform-file-operand"
   | "merged-stderr"
   | "mixed-reducers"
-  | "no-typed-output";
+  | "no-typed-output"
+  | StageFormReason;
 
 /** A plan for reducing one finished result. */
 export interface ResultPlan {
@@ -178,8 +186,12 @@ export function combineStates(left: OutputState, right: OutputState): OutputStat
 /** Programs that only set up the shell; they print nothing but diagnostics. */
 const SETUP_PROGRAMS: ReadonlySet<string> = new Set(["cd", "true", ":", "set"]);
 
-/** Setup programs that cannot fail with a diagnostic (reviewed `set` forms included). */
-const SILENT_SETUP: ReadonlySet<string> = new Set(["true", ":", "set"]);
+/**
+ * Setup programs that cannot fail with a diagnostic (reviewed `set` forms
+ * included); `export` and `(assignment)` stand for literal `export
+ * NAME=value` and `NAME=value` statements.
+ */
+const SILENT_SETUP: ReadonlySet<string> = new Set(["true", ":", "set", "export", "(assignment)"]);
 
 const SET_LONG_OPTIONS: ReadonlySet<string> = new Set(["pipefail", "errexit", "nounset"]);
 
@@ -264,10 +276,53 @@ type StageKind =
   | { readonly kind: "transform"; readonly program: string }
   | { readonly kind: "setup"; readonly program: string; readonly pipefail: boolean };
 
+const unknown = (reason: PlanReason): StageKind => ({
+  kind: "state",
+  state: { kind: "unknown", reason },
+});
+
+/** True when every assignment is reviewed as setup (see `assignmentEffect`). */
+function assignmentsReviewed(
+  assignments: readonly Pick<Assignment, "name">[] | undefined,
+): boolean {
+  return (assignments ?? []).every(({ name }) => assignmentEffect(name) === "setup");
+}
+
+/**
+ * Classifies one simple command: reviewed assignment statements, `export`
+ * and activate scripts are setup; assignments before a command are
+ * reviewed by name; reviewed wrappers are peeled; the command is then
+ * selected from its own words, and when the registry knows no rule for it,
+ * from a front end's operand (`python -m pytest`, `uv run pytest`).
+ */
 function classify(command: SimpleCommand, registry: RuleRegistry): StageKind {
-  const argv = command.words.map((word) => word.text);
+  const words = command.words.map((word) => word.text);
+  if (!assignmentsReviewed(command.assignments)) return unknown("assignment-output");
+  if (words.length === 0) return { kind: "setup", program: "(assignment)", pipefail: false };
+  if (words[0] === "export" && command.assignments !== undefined) {
+    return { kind: "setup", program: "export", pipefail: false };
+  }
+  if (isActivateScript(words)) return { kind: "setup", program: words[1], pipefail: false };
+  const peeled = peelWrappers(words);
+  if (typeof peeled === "string") return unknown(peeled);
+  if (!assignmentsReviewed(peeled.assignments)) return unknown("assignment-output");
+  const argv = peeled.argv;
   const program = argv[0];
   if (SETUP_PROGRAMS.has(program)) {
+    if (argv !== words) return unknown("setup-form"); // `timeout 5 cd x`: unreviewed
+    return classifySetup(argv);
+  }
+  const kind = select(argv, registry);
+  if (kind.kind !== "state" || kind.state.kind !== "unknown") return kind;
+  const reason = kind.state.reason;
+  if (reason !== "unknown-program" && reason !== "no-rule-matched") return kind;
+  const operand = frontEndOperand(argv);
+  return operand === undefined ? kind : select(operand, registry);
+}
+
+function classifySetup(argv: readonly string[]): StageKind {
+  const program = argv[0];
+  {
     if (program === "set") {
       const set = readSet(argv.slice(1));
       if (!set.ok) return { kind: "state", state: { kind: "unknown", reason: "setup-form" } };
@@ -279,6 +334,10 @@ function classify(command: SimpleCommand, registry: RuleRegistry): StageKind {
     }
     return { kind: "setup", program, pipefail: false };
   }
+}
+
+function select(argv: readonly string[], registry: RuleRegistry): StageKind {
+  const program = argv[0];
   const selection = registry.select(argv);
   switch (selection.outcome) {
     case "reduce": {
@@ -330,6 +389,8 @@ interface PipelineFacts {
   readonly visible: OutputState;
   readonly stages: number;
   readonly setup?: { readonly program: string; readonly pipefail: boolean };
+  /** The weakest confidence of a nested shell program among the stages. */
+  readonly nested?: StatusConfidence;
 }
 
 interface Collect {
@@ -347,10 +408,18 @@ function planPipeline(
   let pipe: OutputState | undefined;
   const stages = pipeline.stages;
   let setup: PipelineFacts["setup"];
+  let nested: StatusConfidence | undefined;
   for (let index = 0; index < stages.length; index += 1) {
     const command = stages[index];
     const last = index === stages.length - 1;
-    const kind = classify(command, registry);
+    let kind: StageKind;
+    if (command.nested !== undefined) {
+      // `bash -c 'LITERAL'`: its outputs are the literal program's visible outputs.
+      const inner = planProgram(command.nested, registry, collect);
+      if ("reason" in inner) return inner;
+      nested = weakest(nested ?? "complete", inner.confidence);
+      kind = { kind: "state", state: inner.visible };
+    } else kind = classify(command, registry);
     let out: OutputState;
     let err: OutputState = EMPTY;
     switch (kind.kind) {
@@ -382,7 +451,16 @@ function planPipeline(
     }
     pipe = next;
   }
-  return { visible, stages: stages.length, setup };
+  return nested === undefined
+    ? { visible, stages: stages.length, setup }
+    : { visible, stages: stages.length, setup, nested };
+}
+
+/** The weaker of two confidences: `conditional` < `final-stage-only` < `complete`. */
+function weakest(left: StatusConfidence, right: StatusConfidence): StatusConfidence {
+  if (left === "conditional" || right === "conditional") return "conditional";
+  if (left === "final-stage-only" || right === "final-stage-only") return "final-stage-only";
+  return "complete";
 }
 
 /**
@@ -414,6 +492,33 @@ export function planResult(program: ShellProgram, registry: RuleRegistry): PlanO
 
 function planUnsafe(program: ShellProgram, registry: RuleRegistry): PlanOutcome {
   const collect: Collect = { transforms: new Set(), setups: new Set() };
+  const planned = planProgram(program, registry, collect);
+  if ("reason" in planned) return { ok: false, ...planned };
+  const { visible, confidence } = planned;
+  if (visible.kind !== "typed") return { ok: false, reason: "no-typed-output" };
+  const setupPrograms = sortedUnique(collect.setups);
+  return {
+    ok: true,
+    plan: {
+      rule: visible.typed.rule,
+      family: visible.typed.family,
+      ruleIds: visible.typed.ruleIds,
+      statusConfidence: confidence,
+      transformPrograms: sortedUnique(collect.transforms),
+      setupPrograms,
+      failOpenSetupDiagnostics: setupPrograms.length > 0,
+    },
+  };
+}
+
+/** The visible state and status confidence of a whole program, or the reason it passes. */
+function planProgram(
+  program: ShellProgram,
+  registry: RuleRegistry,
+  collect: Collect,
+):
+  | { visible: OutputState; confidence: StatusConfidence }
+  | { reason: PlanReason; rule?: string } {
   let visible: OutputState = EMPTY;
   let confidence: StatusConfidence = "complete";
   const weaken = (to: StatusConfidence) => {
@@ -436,8 +541,9 @@ function planUnsafe(program: ShellProgram, registry: RuleRegistry): PlanOutcome 
     }
     if (connector !== "and") pipefailInChain = false;
     const facts = planPipeline(pipeline, registry, collect);
-    if ("reason" in facts) return { ok: false, ...facts };
+    if ("reason" in facts) return facts;
     if (facts.stages > 1 && !(pipefailEver || pipefailInChain)) weaken("final-stage-only");
+    if (facts.nested !== undefined && facts.nested !== "complete") weaken(facts.nested);
     if (facts.setup?.pipefail) {
       if (connector === "sequence") pipefailEver = true;
       else pipefailInChain = true;
@@ -446,25 +552,12 @@ function planUnsafe(program: ShellProgram, registry: RuleRegistry): PlanOutcome 
     visible = combineStates(visible, facts.visible);
     if (visible.kind === "exact" || visible.kind === "unknown") {
       return visible.rule === undefined
-        ? { ok: false, reason: visible.reason }
-        : { ok: false, reason: visible.reason, rule: visible.rule };
+        ? { reason: visible.reason }
+        : { reason: visible.reason, rule: visible.rule };
     }
-    if (visible.kind === "conflict") return { ok: false, reason: "mixed-reducers" };
+    if (visible.kind === "conflict") return { reason: "mixed-reducers" };
   }
-  if (visible.kind !== "typed") return { ok: false, reason: "no-typed-output" };
-  const setupPrograms = sortedUnique(collect.setups);
-  return {
-    ok: true,
-    plan: {
-      rule: visible.typed.rule,
-      family: visible.typed.family,
-      ruleIds: visible.typed.ruleIds,
-      statusConfidence: confidence,
-      transformPrograms: sortedUnique(collect.transforms),
-      setupPrograms,
-      failOpenSetupDiagnostics: setupPrograms.length > 0,
-    },
-  };
+  return { visible, confidence };
 }
 
 /**
@@ -494,4 +587,126 @@ export function hasStageDiagnostics(plan: ResultPlan, text: string): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Programs whose output is exact text by nature (file and byte inspection,
+ * structured query output, digests and counts, follow and watch modes,
+ * YARP's own exact recovery): the global output cap never cuts a result in
+ * which one runs, even where no rule knows them.
+ */
+const EXACT_PROGRAMS: ReadonlySet<string> = new Set([
+  "cat",
+  "head",
+  "tail",
+  "sed",
+  "awk",
+  "gawk",
+  "mawk",
+  "nl",
+  "less",
+  "more",
+  "bat",
+  "batcat",
+  "xxd",
+  "od",
+  "hexdump",
+  "base64",
+  "base32",
+  "strings",
+  "jq",
+  "yq",
+  "xmllint",
+  "diff",
+  "cmp",
+  "comm",
+  "patch",
+  "md5sum",
+  "sha1sum",
+  "sha224sum",
+  "sha256sum",
+  "sha384sum",
+  "sha512sum",
+  "b2sum",
+  "cksum",
+  "sum",
+  "shasum",
+  "wc",
+  "stat",
+  "readlink",
+  "realpath",
+  "file",
+  "cut",
+  "paste",
+  "column",
+  "printf",
+  "echo",
+  "env",
+  "printenv",
+  "watch",
+  "yarp",
+  "sqlite3",
+  "psql",
+  "mysql",
+  "curl",
+  "wget",
+]);
+
+/** Argument forms that ask any program for exact, structured or streaming output. */
+const EXACT_WORD =
+  /^(?:--json(?:=.*)?|--porcelain(?:=.*)?|-z|--null|--null-data|--zero|-0|--print0|-print0|-printf|--format(?:=.*)?|--pretty(?:=.*)?|--template(?:=.*)?|--output(?:=.*)?|-o(?:json|yaml|wide|name|jsonpath.*|go-template.*|custom-columns.*)|-ojson|--reporter(?:=.*)?|--follow|--watch(?:All)?|--count|--digest|--raw|--jq(?:=.*)?|--quiet-json)$/;
+
+/** True when `words` name an exact program or ask for exact output (see above). */
+function exactWords(argv: readonly string[]): boolean {
+  const program = argv[0] ?? "";
+  if (EXACT_PROGRAMS.has(program.slice(program.lastIndexOf("/") + 1))) return true;
+  for (let index = 1; index < argv.length; index += 1) {
+    const word = argv[index];
+    if (EXACT_WORD.test(word)) return true;
+    // `-o json`, `--output yaml`, `-f json` in their separate-value form
+    if ((word === "-o" || word === "--output" || word === "--format") && index + 1 < argv.length) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when some stage of `program` (nested shells included) is an exact
+ * form the global output cap must not cut: a guard, a transform reading a
+ * file (`cat FILE`, `head FILE`), an output-changing assignment or wrapper
+ * option, an exact program ({@link EXACT_PROGRAMS}), or an argument that
+ * asks for structured, NUL-delimited, counted or streaming output. Pure;
+ * never throws (a failing pack counts as exact).
+ */
+export function hasExactStage(program: ShellProgram, registry: RuleRegistry): boolean {
+  try {
+    for (const list of program.lists) {
+      for (const pipeline of list.pipelines) {
+        for (const [index, stage] of pipeline.stages.entries()) {
+          if (stage.nested !== undefined) {
+            if (hasExactStage(stage.nested, registry)) return true;
+            continue;
+          }
+          const words = stage.words.map((word) => word.text);
+          const peeled = peelWrappers(words);
+          const argv = typeof peeled === "string" ? words : peeled.argv;
+          if (exactWords(argv) || exactWords(frontEndOperand(argv) ?? [])) return true;
+          const kind = classify(stage, registry);
+          if (kind.kind === "transform" && index === 0) return true;
+          if (kind.kind !== "state") continue;
+          const state = kind.state;
+          if (state.kind === "exact") return true;
+          if (
+            state.kind === "unknown" &&
+            (state.reason === "assignment-output" || state.reason === "wrapper-option" ||
+              state.reason === "invalid-pack")
+          ) return true;
+        }
+      }
+    }
+    return false;
+  } catch {
+    return true;
+  }
 }

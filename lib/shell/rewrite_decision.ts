@@ -16,6 +16,7 @@ export type RewriteReason =
   | "rewritten"
   | "not-simple-command"
   | "redirect"
+  | "assignment"
   | "guarded"
   | "ambiguous"
   | "transform-only"
@@ -75,6 +76,8 @@ export function decideRewrite(
   if (stages.length !== 1) return { rewrite: false, reason: "not-simple-command" };
   const command = stages[0];
   if (command.redirects.length > 0) return { rewrite: false, reason: "redirect" };
+  // `NAME=value cmd` would lose its environment in a wrapper: only result-reduce plans it.
+  if (command.assignments !== undefined) return { rewrite: false, reason: "assignment" };
   const argv = command.words.map((word) => word.text);
   const selection = registry.select(argv);
   switch (selection.outcome) {

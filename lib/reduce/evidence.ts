@@ -1,0 +1,260 @@
+/**
+ * The line-evidence classifier shared by the typed reducers, the global
+ * output cap and the corpus metrics: what one line of output is worth to an
+ * agent, as a set of {@link Evidence} flags. Pure and bounded: one pass over
+ * the line's bytes for the diagnostic marker, and the notice and summary
+ * forms are matched on at most the first {@link NOTICE_WINDOW_BYTES} bytes,
+ * decoded only when a cheap byte test says a form may be present. Nothing
+ * is kept between calls but one reused encoding buffer.
+ *
+ * The flags (a line may carry several):
+ *
+ * - {@link Evidence.HostNotice}: a host's own truncation notice, e.g.
+ *   `... [120 lines truncated] ...`, `....stripped due to length....`,
+ *   `<persisted-output>`, Pi's `[Showing lines 1-2000 of 5120. Full output: PATH]`,
+ *   `[Showing last 50.0KB of line 3 (line is 2.1MB). …]`, and YARP's own marker.
+ * - {@link Evidence.Outcome}: an exit, signal or timeout notice
+ *   (`Command exited with code 2`, `Command timed out after 120 seconds`,
+ *   `Exit code 1`, `exit status 2`, `Segmentation fault (core dumped)`, `Killed`).
+ * - {@link Evidence.Diagnostic}: an error, fail, panic, warning, traceback,
+ *   exception or assertion marker: one of those words starting a word (any
+ *   case: `Error:`, `FAILED`, `warning:`, `AssertionError`) or ending a
+ *   camel-case name (`TypeError`, `IOException`, `DeprecationWarning`), on a
+ *   line that is not a passing-test line. Identifiers that merely contain
+ *   one (`_assertStatus`) are not.
+ * - {@link Evidence.Passing}: a passing-test line (`✓ …`, `✔ …`, `√ …`, `ok …`,
+ *   `PASS …` after leading white space), whose names often say "error".
+ * - {@link Evidence.Summary}: a test, build or install summary line
+ *   (`test result: ok. 4 passed; …`, `Tests:  1 failed, 5 passed, 6 total`,
+ *   `✔ 4004 passed, 0 failed`, `=== 3 passed in 0.1s ===`, `ok  pkg 0.1s`,
+ *   `Found 2 errors in 1 file.`, `BUILD SUCCESSFUL in 3s`, `added 120 packages …`).
+ *
+ * Lines are classified as bytes (no ANSI removal: callers strip first); the
+ * text form {@link classifyText} encodes a string and classifies the same
+ * way, so the corpus and the reducers share one definition. White space
+ * before a passing mark is ASCII white space or U+00A0.
+ *
+ * @module
+ */
+
+/** Evidence flags of one line; combine with `|`, test with `&`. */
+export const Evidence = {
+  /** No evidence: an ordinary line. */
+  None: 0,
+  /** A host's own truncation notice: mandatory, always survives. */
+  HostNotice: 1,
+  /** An exit, signal or timeout notice: mandatory, always survives. */
+  Outcome: 2,
+  /** A diagnostic marker on a line that is not a passing-test line. */
+  Diagnostic: 4,
+  /** A passing-test line. */
+  Passing: 8,
+  /** A test, build or install summary line. */
+  Summary: 16,
+} as const;
+
+/** Flags that make a line mandatory: it survives every reduction or the original is kept. */
+export const MANDATORY = Evidence.HostNotice | Evidence.Outcome;
+
+/** Bytes of a line's start the notice and summary forms are matched on. */
+export const NOTICE_WINDOW_BYTES = 1024;
+
+const HOST_NOTICE =
+  /\[\d[\d,]* (?:more )?lines? truncated\]|stripped due to length|<\/?persisted-output>|^\s*\[Showing (?:lines \d+-\d+ of \d+|last [\d.]+\s?[KMG]?B of line \d+)|\(\d+(?:\.\d+)?\s?[KMG]B limit\)|^\[yarp: |Output too large|output (?:was )?truncated/i;
+
+const OUTCOME =
+  /^\s*(?:Command (?:exited with code -?\d+|timed out after|aborted)|Exit code:? -?\d+|exit (?:status|code) -?\d+\s*$|Process (?:exited|finished|terminated) with (?:exit )?code|Segmentation fault|Killed\s*$|Terminated\s*$|Aborted(?: \(core dumped\))?\s*$|Bus error|timeout: |error: process didn't exit successfully|The command .* exited with code|Error: Process completed with exit code)/;
+
+const SUMMARY = new RegExp(
+  [
+    String.raw`^\s*test result: `, // cargo
+    String.raw`^\s*Summary \[`, // nextest
+    String.raw`^\s*(?:Tests?|Test Suites|Test Files|Snapshots|Suites|Assertions):\s+\d`, // jest
+    String.raw`^\s*(?:Test Files|Tests)\s+(?:\d+ (?:failed|passed|skipped)|\d+ \|)`, // vitest
+    String.raw`^\s*(?:ℹ|#) (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) \d`, // node --test, TAP
+    String.raw`^\s*(?:ok|FAILED) \| \d+ passed`, // deno test
+    String.raw`^\s*\d+ (?:passing|failing|pending)\b`, // mocha
+    String.raw`^=+ .*\b(?:passed|failed|errors?|skipped|deselected|no tests ran)\b.* in [\d.]+s`, // pytest
+    String.raw`^=+ short test summary info =+`, // pytest
+    String
+      .raw`^(?:ok|FAIL|---)?\s+\S+\s+[\d.]+s\s*$|^(?:ok|FAIL)\s+\S+\s+(?:[\d.]+s|\(cached\)|\[no test files\])`, // go test
+    String.raw`^(?:PASS|FAIL)\s*$`, // go test
+    String.raw`^\d+% tests passed, \d+ tests? failed out of \d+`, // ctest
+    String.raw`^\s*(?:Passed|Failed)!\s+-\s+Failed:`, // dotnet test
+    String.raw`^\s*Total tests: \d+`, // dotnet test
+    String.raw`Tests run: \d+, Failures: \d+`, // Maven Surefire
+    String.raw`\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b`, // Maven, Gradle
+    String.raw`^\s*\d+ tests? completed, \d+ failed`, // Gradle
+    String.raw`^\s*Build (?:succeeded|FAILED)\.`, // dotnet build
+    String.raw`^\s*\d+ (?:Warning|Error)\(s\)`, // dotnet build
+    String.raw`^Found \d+ errors?\b`, // tsc
+    String.raw`^\s*[✖×] \d+ problems? \(`, // eslint
+    String.raw`^\s*Finished .*target\(s\) in `, // cargo build
+    String.raw`^(?:warning|error): .* generated \d+ (?:warnings?|errors?)`, // cargo
+    String.raw`^error: could not compile `, // cargo
+    String.raw`\b\d+ (?:passed|failed)(?:[,;]| \|| \(|\s*$)`, // generic test counts
+    String.raw`^(?:added|removed|changed|up to date|audited)\b.*\bpackages?\b`, // npm
+    String.raw`^found \d+ vulnerabilit|\d+ vulnerabilities \(`, // npm audit
+    String.raw`^\s*(?:✨\s+)?Done in [\d.]+m?s`, // yarn, pnpm
+    String.raw`^Packages: [+-]\d+`, // pnpm
+    String.raw`^Successfully (?:installed|built) `, // pip
+    String.raw`^(?:Installed|Resolved|Prepared|Audited|Uninstalled) \d+ packages? in `, // uv
+    String.raw`^\d+ upgraded, \d+ newly installed, \d+ to remove`, // apt
+    String.raw`^\d+ packages? installed \[`, // bun
+    String.raw`^\[100%\] Built target |^ninja: no work to do|^make(?:\[\d+\])?: Nothing to be done`, // cmake, make
+  ].join("|"),
+);
+
+const LOWER = 0x20;
+const FIRST_LETTERS = new Uint8Array(256);
+for (const c of "efpwta") {
+  FIRST_LETTERS[c.charCodeAt(0)] = 1;
+  FIRST_LETTERS[c.toUpperCase().charCodeAt(0)] = 1;
+}
+const WORD = new Uint8Array(256);
+for (let b = 0; b < 256; b++) {
+  const c = String.fromCharCode(b);
+  if (/[A-Za-z0-9_]/.test(c)) WORD[b] = 1;
+}
+
+/** The diagnostic words, lower case, as bytes, by first letter. */
+const WORDS: Record<number, Uint8Array[]> = {};
+for (const w of ["error", "fail", "panic", "warn", "traceback", "exception", "assert"]) {
+  (WORDS[w.charCodeAt(0)] ??= []).push(new TextEncoder().encode(w));
+}
+const NAMES = ["Error", "Exception", "Warning"].map((n) => new TextEncoder().encode(n));
+
+function isLetter(b: number): boolean {
+  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
+}
+
+/** True when the lower-cased bytes at `at` spell `word` (ASCII only). */
+function wordAt(bytes: Uint8Array, at: number, end: number, word: Uint8Array): boolean {
+  if (end - at < word.length) return false;
+  for (let k = 0; k < word.length; k++) if ((bytes[at + k] | LOWER) !== word[k]) return false;
+  return true;
+}
+
+/** True when `bytes` at `at` spell `name` exactly and a non-word byte (or the end) follows. */
+function nameAt(bytes: Uint8Array, at: number, end: number, name: Uint8Array): boolean {
+  const stop = at + name.length;
+  if (stop > end) return false;
+  for (let k = 0; k < name.length; k++) if (bytes[at + k] !== name[k]) return false;
+  return stop === end || WORD[bytes[stop]] === 0;
+}
+
+/** True when `bytes[start, end)` holds a diagnostic marker word or name (see the module contract). */
+export function hasDiagnosticMarker(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if (FIRST_LETTERS[b] === 0) continue;
+    const prev = i > start ? bytes[i - 1] : -1;
+    if (prev === -1 || WORD[prev] === 0) {
+      const words = WORDS[b | LOWER];
+      for (let w = 0; w < words.length; w++) if (wordAt(bytes, i, end, words[w])) return true;
+    } else if ((b === 0x45 || b === 0x57) && isLetter(prev)) {
+      for (let n = 0; n < NAMES.length; n++) if (nameAt(bytes, i, end, NAMES[n])) return true;
+    }
+  }
+  return false;
+}
+
+/** Offset of the first byte after leading ASCII white space and U+00A0. */
+function skipSpace(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  for (;;) {
+    if (i >= end) return i;
+    const b = bytes[i];
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) i++;
+    else if (b === 0xc2 && i + 1 < end && bytes[i + 1] === 0xa0) i += 2;
+    else return i;
+  }
+}
+
+/** True when `bytes[start, end)` is a passing-test line: `✓ ✔ √`, `ok` or `PASS` as its first word. */
+export function isPassingLine(bytes: Uint8Array, start: number, end: number): boolean {
+  const i = skipSpace(bytes, start, end);
+  if (i + 3 <= end && bytes[i] === 0xe2) {
+    const b1 = bytes[i + 1];
+    const b2 = bytes[i + 2];
+    if (b1 === 0x9c && (b2 === 0x93 || b2 === 0x94)) return true; // ✓ ✔
+    if (b1 === 0x88 && b2 === 0x9a) return true; // √
+  }
+  if (i + 2 <= end && bytes[i] === 0x6f && bytes[i + 1] === 0x6b) {
+    return i + 2 === end || WORD[bytes[i + 2]] === 0;
+  }
+  if (
+    i + 4 <= end && bytes[i] === 0x50 && bytes[i + 1] === 0x41 && bytes[i + 2] === 0x53 &&
+    bytes[i + 3] === 0x53
+  ) {
+    return i + 4 === end || WORD[bytes[i + 4]] === 0;
+  }
+  return false;
+}
+
+/**
+ * Bytes that can start a notice or summary form without a digit in the
+ * window; a window with no digit and none of these bytes is never decoded.
+ */
+const UNDIGITED = new Uint8Array(256);
+for (const c of ".<[(=ABCDEFKOPSTUabcdemnoprstu") UNDIGITED[c.charCodeAt(0)] = 1;
+
+const decoder = new TextDecoder();
+
+/**
+ * True when the window may hold a notice or summary form: it has a digit or
+ * a `<`, or its first non-space byte can lead a form (or is not ASCII).
+ */
+function mayHoldForm(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = bytes[i];
+    if ((b >= 0x30 && b <= 0x39) || b === 0x3c) return true;
+  }
+  const at = skipSpace(bytes, start, end);
+  return at < end && (UNDIGITED[bytes[at]] === 1 || bytes[at] >= 0x80);
+}
+
+/**
+ * The {@link Evidence} flags of the line `bytes[start, end)` (its content,
+ * without the line ending). Work: one pass over the line plus, when the
+ * first {@link NOTICE_WINDOW_BYTES} bytes may hold a form, one decode and
+ * three regular-expression tests of that window.
+ */
+export function classifyLine(bytes: Uint8Array, start: number, end: number): number {
+  let flags = 0;
+  const passing = isPassingLine(bytes, start, end);
+  if (passing) flags |= Evidence.Passing;
+  else if (hasDiagnosticMarker(bytes, start, end)) flags |= Evidence.Diagnostic;
+  const stop = Math.min(end, start + NOTICE_WINDOW_BYTES);
+  if (stop > start && mayHoldForm(bytes, start, stop)) {
+    const text = decoder.decode(bytes.subarray(start, stop));
+    if (HOST_NOTICE.test(text)) flags |= Evidence.HostNotice;
+    if (OUTCOME.test(text)) flags |= Evidence.Outcome;
+    if (SUMMARY.test(text)) flags |= Evidence.Summary;
+  }
+  return flags;
+}
+
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(1024);
+
+/** The UTF-8 bytes of `line` in the shared scratch buffer; returns their length. */
+function encodeLine(line: string): number {
+  if (scratch.length < line.length * 3) scratch = new Uint8Array(line.length * 3);
+  return encoder.encodeInto(line, scratch).written;
+}
+
+/** {@link classifyLine} of the text `line` (one line, without its ending). */
+export function classifyText(line: string): number {
+  const length = encodeLine(line);
+  return classifyLine(scratch, 0, length);
+}
+
+/**
+ * True when the text `line` carries a diagnostic marker and is not a
+ * passing-test line: the corpus metrics' "diagnostic line".
+ */
+export function isDiagnosticText(line: string): boolean {
+  const length = encodeLine(line);
+  return !isPassingLine(scratch, 0, length) && hasDiagnosticMarker(scratch, 0, length);
+}

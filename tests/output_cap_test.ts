@@ -1,0 +1,166 @@
+/**
+ * The global output cap (lib/reduce/output_cap.ts) and where
+ * `reduceFinishedResult` applies it (docs/shell.md, "Global output cap"):
+ * properties of the renderer (bounded, never grows, kept lines are the
+ * input's own lines in order, mandatory lines always survive, diagnostics up
+ * to the bound) and a decision table of the host result path (unknown
+ * programs capped; guards, file reads, exact programs, structured output,
+ * parse rejections, small results, a missing exact copy and a switched-off
+ * cap are not; host notices survive typed reductions).
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../lib/reduce/output_cap.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
+import { loadShellParser } from "../lib/shell/mod.ts";
+import { reduceFinishedResult } from "../lib/shell/finished_result.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const archived = { kind: "archived", id: "0c0ffee0" } as const;
+const small: OutputCapPolicy = {
+  thresholdBytes: 64,
+  headLines: 3,
+  tailLines: 2,
+  evidenceLines: 4,
+  maxLineBytes: 40,
+  maxEvidenceLineBytes: 80,
+};
+
+const line = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ maxLength: 60 }).map((s) => s.replaceAll("\n", " ")) },
+  { weight: 1, arbitrary: fc.constantFrom("error: boom", "FAILED x", "src/a.rs:1:2 warning") },
+  { weight: 1, arbitrary: fc.constantFrom("... [12 lines truncated] ...", "Exit code 3") },
+);
+
+Deno.test("property: the cap is bounded, never grows, keeps input lines in order", () => {
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 200 }), (lines) => {
+      const input = encoder.encode(lines.join("\n") + "\n");
+      const capped = capOutput(input, small, archived);
+      if (!capped.changed) {
+        assert.equal(capped.bytes, input);
+        return;
+      }
+      assert.ok(capped.bytes.length < input.length);
+      const out = decoder.decode(capped.bytes).split("\n");
+      assert.equal(out.pop(), "");
+      assert.match(out.at(-1)!, /^\[yarp: kept \d+ of .* exact: yarp read 0c0ffee0\]$/);
+      // every kept line is an input line (or its cut prefix) in source order
+      let at = 0;
+      const mandatory = lines.filter((l) => /truncated\]|^Exit code/.test(l)).length;
+      for (const kept of out.slice(0, -1)) {
+        if (kept.startsWith("[yarp: … ")) continue;
+        const plain = kept.replace(/…\[yarp: [\d,]+ bytes? of this line omitted\]$/, "");
+        while (at < lines.length && !lines[at].startsWith(plain)) at++;
+        assert.ok(at < lines.length, `not an input line in order: ${JSON.stringify(kept)}`);
+        at++;
+      }
+      const body = out.slice(0, -1).filter((l) => !l.startsWith("[yarp: … "));
+      assert.ok(body.length <= small.headLines + small.tailLines + small.evidenceLines + mandatory);
+    }),
+  );
+});
+
+Deno.test("property: host notices and exit notices always survive the cap", () => {
+  fc.assert(
+    fc.property(fc.array(line, { minLength: 20, maxLength: 300 }), (lines) => {
+      const input = encoder.encode(lines.join("\n"));
+      const out = decoder.decode(capOutput(input, small, archived).bytes).split("\n");
+      for (const notice of lines.filter((l) => /truncated\] \.\.\.$|^Exit code 3$/.test(l))) {
+        assert.ok(out.includes(notice), notice);
+      }
+    }),
+  );
+});
+
+Deno.test("the cap keeps every diagnostic up to its bound, and counts what it omits", () => {
+  const lines = Array.from({ length: 1000 }, (_, i) => `plain line ${i}`);
+  for (let i = 100; i < 110; i++) lines[i * 5] = `error[E${i}]: mismatched types`;
+  lines[700] = "\x1b[31mFAILED\x1b[0m tests::colour";
+  const input = encoder.encode(lines.join("\n") + "\n");
+  const text = decoder.decode(capOutput(input, DEFAULT_OUTPUT_CAP, archived).bytes);
+  for (let i = 100; i < 110; i++) assert.ok(text.includes(`error[E${i}]: mismatched types\n`));
+  assert.ok(text.includes("\x1b[31mFAILED\x1b[0m tests::colour\n"), "classified without ANSI");
+  assert.ok(text.startsWith("plain line 0\n") && text.includes("plain line 999\n"));
+  assert.match(text, /\[yarp: kept 111 of 1,000 lines · omitted 889 lines .* exact: yarp read/);
+  const bounded = capOutput(input, { ...DEFAULT_OUTPUT_CAP, evidenceLines: 3 }, archived);
+  assert.equal(bounded.keptLines, 40 + 60 + 3);
+  const under = encoder.encode("short\n");
+  assert.equal(capOutput(under, DEFAULT_OUTPUT_CAP, archived).changed, false);
+});
+
+Deno.test("a long line is cut at a character boundary with the shared marker", () => {
+  const input = encoder.encode("é".repeat(5000) + "\n" + "x\n".repeat(10));
+  const out = decoder.decode(capOutput(input, small, archived).bytes);
+  assert.ok(!out.includes("\uFFFD"));
+  assert.match(out, /^(?:é){20}…\[yarp: 9,960 bytes of this line omitted\]\n/);
+});
+
+const parser = await loadShellParser();
+const registry = createRuleRegistry([builtinRuleSource()]);
+
+async function decide(
+  command: string,
+  text: string,
+  options: { cap?: OutputCapPolicy | null; copy?: boolean } = {},
+) {
+  const { report, output } = await reduceFinishedResult(
+    command,
+    encoder.encode(text),
+    1,
+    parser,
+    registry,
+    {
+      obtain: () =>
+        Promise.resolve(options.copy === false ? { reason: "archive-off" } : { id: "0c0ffee0" }),
+    },
+    options.cap === undefined ? {} : { cap: options.cap },
+  );
+  return { reasons: report.reasons.join(","), output: decoder.decode(output) };
+}
+
+const BIG = Array.from({ length: 3000 }, (_, i) => `line ${i} of output`).join("\n") + "\n";
+
+Deno.test("the host result path caps only results no rule reduces and no stage makes exact", async () => {
+  const table: [string, string][] = [
+    ["mvn -q test", "capped,unknown-program"],
+    ["cd app && ./gradlew build", "capped,unknown-program"],
+    ["timeout 60 docker build .", "capped,unknown-program"],
+    ["python3 script.py", "capped,no-rule-matched"],
+    ["cat notes.txt", "transform-without-input"],
+    ["echo start && mvn test", "unknown-program"],
+    ["sed -n 1,3000p big.c", "unknown-program"],
+    ["kubectl get pods -o json", "unknown-program"],
+    ["gh pr list --json number", "unknown-program"],
+    ["docker logs --follow web", "unknown-program"],
+    ["mvn test && cat log.txt", "unknown-program"],
+    ["PATH=/x:/y mvn test", "assignment-output"],
+    ["git status --porcelain", "guarded"],
+    ["mvn test $(x)", "parse:expansion"],
+    ["bash -c 'mvn test'", "capped,unknown-program"],
+    ["bash -c 'yarp read 1234'", "unknown-program"],
+  ];
+  const wrong: string[] = [];
+  for (const [command, expected] of table) {
+    const { reasons } = await decide(command, BIG);
+    if (reasons !== expected) wrong.push(`${command}: ${reasons}, expected ${expected}`);
+  }
+  assert.deepEqual(wrong, []);
+  assert.equal((await decide("mvn test", "small\n")).reasons, "unknown-program");
+  assert.equal((await decide("mvn test", BIG, { cap: null })).reasons, "unknown-program");
+  assert.equal(
+    (await decide("mvn test", BIG, { copy: false })).reasons,
+    "unknown-program,archive-off",
+  );
+  const capped = await decide("mvn test", BIG);
+  assert.ok(capped.output.endsWith("exact: yarp read 0c0ffee0]\n"));
+});
+
+Deno.test("a typed reduction keeps the host's truncation notice, else the cap does", async () => {
+  const lines = Array.from({ length: 4000 }, (_, i) => `test t${i} ... ok`);
+  lines[2000] = "... [1200 lines truncated] ...";
+  const { reasons, output } = await decide("cargo test", lines.join("\n") + "\n");
+  assert.ok(output.includes("... [1200 lines truncated] ...\n"), reasons);
+  assert.ok(reasons === "reduced,status:complete" || reasons === "capped,host-notice", reasons);
+});

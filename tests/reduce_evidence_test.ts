@@ -1,0 +1,228 @@
+/**
+ * The line-evidence classifier (lib/reduce/evidence.ts): each flag on real
+ * forms, the byte and text forms agreeing, the diagnostic marker agreeing
+ * with its documented regular-expression definition, and offsets not
+ * mattering.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  classifyLine,
+  classifyText,
+  Evidence,
+  hasDiagnosticMarker,
+  isDiagnosticText,
+  isPassingLine,
+  MANDATORY,
+  NOTICE_WINDOW_BYTES,
+} from "../lib/reduce/evidence.ts";
+
+const enc = new TextEncoder();
+
+function has(line: string, flag: number): boolean {
+  return (classifyText(line) & flag) !== 0;
+}
+
+Deno.test("host truncation notices are mandatory evidence", () => {
+  for (
+    const line of [
+      "... [123 lines truncated] ...",
+      "... [1,204 lines truncated] ...",
+      "....stripped due to length....",
+      "<persisted-output>",
+      "</persisted-output>",
+      "[Showing lines 1-2000 of 5120. Full output: /tmp/pi-bash-1.log]",
+      "[Showing last 50.0KB of line 3 (line is 2.1MB). Full output: /tmp/x.log]",
+      "[yarp: kept 4 of 100 lines · exact: yarp read 8f2c1a]",
+    ]
+  ) {
+    assert.ok(has(line, Evidence.HostNotice), line);
+    assert.ok((classifyText(line) & MANDATORY) !== 0, line);
+  }
+  for (const line of ["lines truncated without a count", "the [yarp] project"]) {
+    assert.ok(!has(line, Evidence.HostNotice), line);
+  }
+});
+
+Deno.test("exit, signal and timeout notices are outcomes", () => {
+  for (
+    const line of [
+      "Command exited with code 2",
+      "Command timed out after 120 seconds",
+      "Command aborted",
+      "Exit code 1",
+      "exit status 2",
+      "Segmentation fault (core dumped)",
+      "Killed",
+      "error: process didn't exit successfully: `target/debug/x` (exit status: 101)",
+    ]
+  ) assert.ok(has(line, Evidence.Outcome), line);
+  for (const line of ["the exit code is documented", "Killed the bug in parser.c"]) {
+    assert.ok(!has(line, Evidence.Outcome), line);
+  }
+});
+
+Deno.test("diagnostic markers: words start a word, names end a camel-case name", () => {
+  const cases: [string, boolean][] = [
+    ["src/a.c:3:1: error: expected ';'", true],
+    ["FAILED tests/test_x.py::test_y - AssertionError", true],
+    ["panic: runtime error: index out of range", true],
+    ["npm warn deprecated glob@7.2.3", true],
+    ["Traceback (most recent call last):", true],
+    ["java.io.IOException: closed", true],
+    ["DeprecationWarning: x", true],
+    ["TypeErrors", false],
+    ["_assertStatus", false],
+    ["terror is not a marker, nor mirror", false],
+    ["  ✔ should handle errors", false],
+    ["ok  \tpkg\t0.01s (errors none)", false],
+    ["PASS tests/error.test.js", false],
+    ["PASSED error", true],
+    ["okay, an error", true],
+    ["", false],
+  ];
+  for (const [line, expected] of cases) {
+    assert.equal(isDiagnosticText(line), expected, line);
+    assert.equal(has(line, Evidence.Diagnostic), expected, line);
+  }
+});
+
+Deno.test("passing-test lines are recognised after leading white space", () => {
+  for (const line of ["✓ adds", "  ✔ parses", "√ ok", "ok 1 - adds", "\u00a0PASS a.test.js"]) {
+    const b = enc.encode(line);
+    assert.ok(isPassingLine(b, 0, b.length), line);
+    assert.ok(has(line, Evidence.Passing), line);
+  }
+  for (const line of ["okay", "PASSED", "x ✓"]) {
+    const b = enc.encode(line);
+    assert.ok(!isPassingLine(b, 0, b.length), line);
+  }
+});
+
+Deno.test("test, build and install summaries are summaries, passing marks or not", () => {
+  for (
+    const line of [
+      "test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+      "     Summary [   0.123s] 10 tests run: 10 passed, 0 skipped",
+      "Tests:       1 failed, 5 passed, 6 total",
+      "Test Suites: 1 failed, 2 passed, 3 total",
+      " Test Files  1 failed | 2 passed (3)",
+      "      Tests  2 failed | 10 passed (12)",
+      "ℹ tests 10",
+      "# fail 1",
+      "✔ 4004 passed, 0 failed, 5 skipped",
+      "ok | 5 passed | 0 failed (12ms)",
+      "  5 passing (12ms)",
+      "  1 failing",
+      "==================== 3 passed, 1 failed in 0.12s ====================",
+      "=========================== short test summary info ============================",
+      "ok  \texample.com/m/pkg\t0.012s",
+      "FAIL\texample.com/m/pkg\t0.012s",
+      "FAIL",
+      "100% tests passed, 0 tests failed out of 12",
+      "Passed!  - Failed:     0, Passed:    10, Skipped:     0, Total:    10",
+      "Tests run: 10, Failures: 0, Errors: 0, Skipped: 0",
+      "[INFO] BUILD SUCCESS",
+      "BUILD SUCCESSFUL in 3s",
+      "Build succeeded.",
+      "    0 Warning(s)",
+      "Found 3 errors in 2 files.",
+      "✖ 5 problems (3 errors, 2 warnings)",
+      "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.42s",
+      "warning: `demo` (lib) generated 2 warnings",
+      "error: could not compile `demo` (lib) due to 1 previous error",
+      "added 120 packages, and audited 121 packages in 3s",
+      "up to date, audited 5 packages in 300ms",
+      "found 0 vulnerabilities",
+      "Done in 3.21s.",
+      "Packages: +120",
+      "Successfully installed six-1.16.0",
+      "Installed 5 packages in 3ms",
+      "0 upgraded, 5 newly installed, 0 to remove and 3 not upgraded.",
+      "make: Nothing to be done for 'all'.",
+    ]
+  ) assert.ok(has(line, Evidence.Summary), line);
+  for (const line of ["src/a.ts: 3 lines", "compiling 12 crates", "hello"]) {
+    assert.ok(!has(line, Evidence.Summary), line);
+  }
+});
+
+/** The documented definition (the corpus metric's former regular expressions). */
+function reference(line: string): boolean {
+  return (/\b(?:error|fail|panic|warn|traceback|exception|assert)/i.test(line) ||
+    /[A-Za-z](?:Error|Exception|Warning)\b/.test(line)) &&
+    !/^[ \t\n\v\f\r\u00a0]*(?:[✓✔√]|ok\b|PASS\b)/.test(line);
+}
+
+const pieces = fc.constantFrom(
+  "error",
+  "Error",
+  "ERROR",
+  "fail",
+  "Fail",
+  "panic",
+  "warn",
+  "Warning",
+  "traceback",
+  "Exception",
+  "assert",
+  "Assert",
+  "ok",
+  "PASS",
+  "✓",
+  "✔",
+  "√",
+  " ",
+  "\t",
+  "\u00a0",
+  "_",
+  "x",
+  "Type",
+  "é",
+  "9",
+  ":",
+  "-",
+  "s",
+);
+
+Deno.test("the diagnostic marker agrees with its regular-expression definition", () => {
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 12 }), (parts) => {
+      const line = parts.join("");
+      assert.equal(isDiagnosticText(line), reference(line), JSON.stringify(line));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("classification depends on the line's bytes only, not on where they lie", () => {
+  fc.assert(
+    fc.property(
+      fc.array(pieces, { maxLength: 12 }),
+      fc.string({ maxLength: 20 }),
+      fc.string({ maxLength: 20 }),
+      (parts, before, after) => {
+        const line = parts.join("") + " 3 passed";
+        const alone = enc.encode(line);
+        const a = enc.encode(before + "\n");
+        const all = new Uint8Array([...a, ...alone, ...enc.encode("\n" + after)]);
+        const flags = classifyLine(all, a.length, a.length + alone.length);
+        assert.equal(flags, classifyLine(alone, 0, alone.length));
+        assert.equal(flags, classifyText(line));
+        assert.equal(
+          hasDiagnosticMarker(all, a.length, a.length + alone.length),
+          hasDiagnosticMarker(alone, 0, alone.length),
+        );
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("notice and summary forms are read only within the notice window", () => {
+  const pad = "x".repeat(NOTICE_WINDOW_BYTES);
+  assert.ok(has("Tests:  1 failed " + pad, Evidence.Summary));
+  assert.ok(!has(pad + " [12 lines truncated]", Evidence.HostNotice));
+  // the diagnostic marker is looked for in the whole line
+  assert.ok(has(pad + " error: late", Evidence.Diagnostic));
+});
