@@ -156,6 +156,7 @@ async function writeJson(
   }
   const encoder = new TextEncoder();
   const put = (text: string) => writeToReader(Deno.stdout, encoder.encode(text));
+  const putBytes = (bytes: Uint8Array) => writeToReader(Deno.stdout, bytes);
   const facts = JSON.stringify({
     id: call.id,
     created: new Date(call.createdMs).toISOString(),
@@ -177,70 +178,128 @@ async function writeJson(
     const encode = text ? jsonTextPieces() : base64Pieces();
     for await (const chunk of chunks(stream)) {
       for (const piece of pieces(chunk)) {
-        if (!put(encode.push(piece))) return 0;
+        if (!putBytes(encode.push(piece))) return 0;
       }
     }
-    if (!put(`${encode.finish()}"}`)) return 0;
+    if (!putBytes(encode.finish()) || !put('"}')) return 0;
   }
   put("}}\n");
   return 0;
 }
 
-/** An incremental encoder: `push` returns the output for a chunk, `finish` the rest. */
+/**
+ * An incremental encoder: `push` returns the output bytes for a piece of at
+ * most {@link JSON_PIECE_BYTES} (a view of a buffer reused by the next
+ * call), `finish` the rest.
+ */
 interface PieceEncoder {
-  push(chunk: Uint8Array): string;
-  finish(): string;
+  push(piece: Uint8Array): Uint8Array;
+  finish(): Uint8Array;
 }
 
+const SHORT_ESCAPES: Record<number, number> = { 8: 0x62, 9: 0x74, 10: 0x6e, 12: 0x66, 13: 0x72 };
+const HEX = new TextEncoder().encode("0123456789abcdef");
+
 /**
- * The inside of a JSON string for valid UTF-8 arriving in pieces: a code
- * point cut between chunks is held until its end arrives.
+ * The inside of a JSON string for bytes of valid UTF-8, byte by byte and
+ * without making a string: quote, backslash and control characters are
+ * escaped exactly as `JSON.stringify` escapes them, every other byte is
+ * copied (valid UTF-8 has no lone surrogates, the only other thing it
+ * escapes), so a code point cut between pieces needs no care.
  *
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
  * import { jsonTextPieces } from "./read.ts";
  * const pieces = jsonTextPieces();
- * const bytes = new TextEncoder().encode('é"\n');
- * equal(pieces.push(bytes.subarray(0, 1)) + pieces.push(bytes.subarray(1)) + pieces.finish(),
- *   JSON.stringify('é"\n').slice(1, -1));
+ * const out = new TextDecoder().decode(pieces.push(new TextEncoder().encode('é"\n')));
+ * equal(out, JSON.stringify('é"\n').slice(1, -1));
  * ```
  */
 export function jsonTextPieces(): PieceEncoder {
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  const escape = (text: string) => JSON.stringify(text).slice(1, -1);
+  let out = new Uint8Array(0);
   return {
-    push: (chunk) => escape(decoder.decode(chunk, { stream: true })),
-    finish: () => escape(decoder.decode()),
+    push(piece) {
+      if (out.length < piece.length * 6) out = new Uint8Array(piece.length * 6);
+      let n = 0;
+      for (const byte of piece) {
+        if (byte >= 0x20 && byte !== 0x22 && byte !== 0x5c) {
+          out[n++] = byte;
+          continue;
+        }
+        out[n++] = 0x5c;
+        const short = byte === 0x22 || byte === 0x5c ? byte : SHORT_ESCAPES[byte];
+        if (short !== undefined) {
+          out[n++] = short;
+        } else {
+          out.set([0x75, 0x30, 0x30, HEX[byte >> 4], HEX[byte & 15]], n);
+          n += 5;
+        }
+      }
+      return out.subarray(0, n);
+    },
+    finish: () => new Uint8Array(0),
   };
 }
 
+const BASE64 = new TextEncoder().encode(
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+);
+
 /**
- * Standard padded base64 of bytes arriving in pieces: the same text as
- * encoding them whole, holding at most two bytes between pieces.
+ * Standard padded base64 of bytes arriving in pieces, as bytes and without
+ * making a string: the same text as `toBase64` of the whole, holding at
+ * most two bytes between pieces.
  *
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
  * import { base64Pieces } from "./read.ts";
  * const pieces = base64Pieces();
- * const out = pieces.push(new Uint8Array([1, 2])) + pieces.push(new Uint8Array([3, 4])) +
- *   pieces.finish();
+ * const out = [pieces.push(new Uint8Array([1, 2])), pieces.push(new Uint8Array([3, 4])),
+ *   pieces.finish()].map((b) => new TextDecoder().decode(b)).join("");
  * equal(out, new Uint8Array([1, 2, 3, 4]).toBase64());
  * ```
  */
 export function base64Pieces(): PieceEncoder {
-  let held = new Uint8Array(0);
+  const held = new Uint8Array(3);
+  let heldCount = 0;
+  let out = new Uint8Array(0);
+  const encode = (a: number, b: number, c: number, at: number) => {
+    const word = (a << 16) | (b << 8) | c;
+    out[at] = BASE64[word >> 18];
+    out[at + 1] = BASE64[(word >> 12) & 63];
+    out[at + 2] = BASE64[(word >> 6) & 63];
+    out[at + 3] = BASE64[word & 63];
+  };
   return {
-    push(chunk) {
-      const all = new Uint8Array(held.length + chunk.length);
-      all.set(held);
-      all.set(chunk, held.length);
-      const cut = all.length - (all.length % 3);
-      held = all.slice(cut);
-      return all.subarray(0, cut).toBase64();
+    push(piece) {
+      const need = Math.ceil((piece.length + 2) / 3) * 4;
+      if (out.length < need) out = new Uint8Array(need);
+      let n = 0;
+      let i = 0;
+      while (heldCount > 0 && heldCount < 3 && i < piece.length) held[heldCount++] = piece[i++];
+      if (heldCount === 3) {
+        encode(held[0], held[1], held[2], n);
+        n += 4;
+        heldCount = 0;
+      }
+      for (; i + 3 <= piece.length; i += 3, n += 4) encode(piece[i], piece[i + 1], piece[i + 2], n);
+      while (i < piece.length) held[heldCount++] = piece[i++];
+      return out.subarray(0, n);
     },
-    finish: () => held.toBase64(),
+    finish() {
+      if (heldCount === 0) return new Uint8Array(0);
+      const tail = new Uint8Array(4);
+      const saved = out;
+      out = tail;
+      encode(held[0], heldCount > 1 ? held[1] : 0, 0, 0);
+      out = saved;
+      if (heldCount === 1) tail[2] = 0x3d;
+      tail[3] = 0x3d;
+      heldCount = 0;
+      return tail;
+    },
   };
 }
 
