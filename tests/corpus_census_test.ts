@@ -49,9 +49,9 @@ Deno.test("pass-through characters by reason and by program, most first; changed
   const text = formatSummary(summary);
   assert.match(
     text,
-    /pass-through by reason +records +chars +share\n  unknown-program +2 +40 +7\.1%/,
+    /pass-through by reason +records +chars +share\n {2}unknown-program +2 +40 +7\.1%/,
   );
-  assert.match(text, /pass-through by program[^\n]*\n  mvn +1 +30/);
+  assert.match(text, /pass-through by program[^\n]*\n {2}mvn +1 +30/);
   assert.ok(renderHtmlReport(summary, "t").includes("<td>parse:glob</td>"));
 });
 
