@@ -164,3 +164,32 @@ Deno.test("a typed reduction keeps the host's truncation notice, else the cap do
   assert.ok(output.includes("... [1200 lines truncated] ...\n"), reasons);
   assert.ok(reasons === "reduced,status:complete" || reasons === "capped,host-notice", reasons);
 });
+
+Deno.test("the cap is configurable: --output-cap BYTES|off and the config's output_cap", async () => {
+  const { parseResultReduceArgs } = await import("../lib/cli/result_reduce.ts");
+  const { parseConfig } = await import("../lib/config/config.ts");
+  const args = (...extra: string[]) => parseResultReduceArgs(["--command", "mvn", ...extra]);
+  assert.equal((args("--output-cap", "off") as { outputCap?: unknown }).outputCap, "off");
+  assert.equal((args("--output-cap", "16384") as { outputCap?: unknown }).outputCap, 16384);
+  assert.equal((args() as { outputCap?: unknown }).outputCap, undefined);
+  assert.deepEqual(args("--output-cap", "0"), {
+    error: "--output-cap: expected 'off' or a positive byte count, got '0'",
+  });
+  const config = await parseConfig(
+    "output_cap:\n  enabled: false\n  threshold_bytes: 4096\n",
+    "c",
+    "/h",
+  );
+  assert.ok(config.ok);
+  assert.deepEqual(config.config.outputCap, { enabled: false, thresholdBytes: 4096 });
+  assert.deepEqual(await parseConfig("output_cap:\n  enabled: 3\n", "c", "/h"), {
+    ok: false,
+    error: "config c:2: output_cap.enabled: expected true or false",
+  });
+  assert.deepEqual(await parseConfig("output_cap:\n  size: 3\n", "c", "/h"), {
+    ok: false,
+    error: "config c:2: unknown field 'output_cap.size'",
+  });
+  const none = await parseConfig("rules:\n  packs: []\n", "c", "/h");
+  assert.ok(none.ok && none.config.outputCap === undefined);
+});

@@ -24,6 +24,10 @@
  *   result); otherwise the input exactly. A plan with setup or transform
  *   programs whose diagnostics appear in the text (`cd: …`, `tee: …`)
  *   fails open and prints the input exactly.
+ * - A result no rule reduces goes through the global output cap
+ *   (docs/shell.md, "Global output cap"): `--output-cap BYTES` sets its
+ *   threshold, `--output-cap off` switches it off, else the config file's
+ *   `output_cap`, else the built-in policy.
  * - `--json` prints only `{"changed","rule","archive_id","reasons",
  *   "bytes_before","bytes_after"}`, never command or output text.
  * - Exit 0 in every case except a malformed argument: then the error is one

@@ -7,7 +7,7 @@
  * @module
  */
 import { FACT_KINDS } from "./facts.ts";
-import { type CorpusSummary, type FigureRow, percent } from "./summary.ts";
+import { type CorpusSummary, type FigureRow, type PassRow, percent } from "./summary.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -134,6 +134,14 @@ function countTable(title: string, counts: Readonly<Record<string, number>>): st
   return table([title, "records"], Object.entries(counts).map(([id, n]) => [id, String(n)]));
 }
 
+/** Unchanged records by reason or program: records, characters, share of all characters. */
+function passTable(title: string, rows: readonly PassRow[]): string {
+  return table(
+    [title, "records", "chars", "share"],
+    rows.map((row) => [row.name, String(row.records), String(row.chars), percent(row.share)]),
+  );
+}
+
 const STYLE = `body{font:14px system-ui,sans-serif;margin:2em;max-width:1100px;color:#222}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:2em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}
@@ -210,6 +218,10 @@ ${figureTable(summary.rules)}
 <div class="grid">${countTable("syntax form", summary.syntax)}${
     countTable("parse outcome", summary.parse)
   }${countTable("decision reason", summary.reasons)}</div>
+<h2>Pass-through census</h2>
+<div class="grid">${passTable("reason", summary.passByReason)}${
+    passTable("program", summary.passByProgram)
+  }</div>
 </body></html>
 `;
 }
