@@ -25,14 +25,6 @@ import {
 
 const ENABLED = Deno.env.get("YARP_PI_E2E") !== "off";
 
-/**
- * Scenario (c)'s large half needs the global output cap (DESIGN.md,
- * "Reducers and evidence"), which lands on branch `reach`. Until it is
- * merged, a large unknown result reaches the model as Pi's own truncation;
- * set this to true when the cap is in.
- */
-const GLOBAL_CAP_LANDED = false;
-
 const bash = (command: string): Step => ({
   tool_calls: [{ name: "bash", arguments: { command } }],
 });
@@ -126,13 +118,9 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   // (c) an unknown command's small result reaches the model unchanged …
   assert.equal(got[3], raw[3]);
   // … and a large one gets the global cap with a recovery marker.
-  if (GLOBAL_CAP_LANDED) {
-    markerId(got[4]);
-    assert.ok(got[4].includes("\n1\n") || got[4].startsWith("1\n"), "head kept");
-    assert.ok(got[4].includes("100000"), "tail kept");
-  } else {
-    assert.equal(got[4], raw[4], "without the global cap, Pi's own truncation is left alone");
-  }
+  markerId(got[4]);
+  assert.ok(got[4].includes("\n1\n") || got[4].startsWith("1\n"), "head kept");
+  assert.ok(got[4].includes("100000"), "tail kept");
 
   // (d) the failing test run keeps every failing test name and assertion line, and Pi's exit notice;
   // (i) its full output, which Pi named only in its notice, is archived in full.
@@ -161,7 +149,7 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   const report = withYarp.stderr;
   assert.match(report, /YARP 0\.1\.0: on/);
   assert.match(report, /commands rewritten to yarp run: 2/);
-  assert.match(report, /results reduced by yarp result-reduce: 2/);
+  assert.match(report, /results reduced by yarp result-reduce: 3/);
   assert.match(report, /result:yarp-command: 1/);
   assert.match(report, /result:wrapped: 2/);
   assert.match(report, /archive: .*archive\.sqlite3/);
