@@ -22,6 +22,7 @@
  *   camel-case name (`TypeError`, `IOException`, `DeprecationWarning`), on a
  *   line that is not a passing-test line. Identifiers that merely contain
  *   one (`_assertStatus`) are not.
+ *   {@link Evidence.Failure} is set with it unless every marker is a warning.
  * - {@link Evidence.Passing}: a passing-test line (`✓ …`, `✔ …`, `√ …`, `ok …`,
  *   `PASS …` after leading white space), whose names often say "error".
  * - {@link Evidence.Summary}: a test, build or install summary line
@@ -51,6 +52,8 @@ export const Evidence = {
   Passing: 8,
   /** A test, build or install summary line. */
   Summary: 16,
+  /** With `Diagnostic`: the marker is an error, fail, panic, traceback, exception or assertion, not only a warning. */
+  Failure: 32,
 } as const;
 
 /** Flags that make a line mandatory: it survives every reduction or the original is kept. */
@@ -123,6 +126,8 @@ for (const w of ["error", "fail", "panic", "warn", "traceback", "exception", "as
   (WORDS[w.charCodeAt(0)] ??= []).push(new TextEncoder().encode(w));
 }
 const NAMES = ["Error", "Exception", "Warning"].map((n) => new TextEncoder().encode(n));
+const WARN = WORDS[0x77][0];
+const WARNING = NAMES[2];
 
 function isLetter(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
@@ -143,20 +148,44 @@ function nameAt(bytes: Uint8Array, at: number, end: number, name: Uint8Array): b
   return stop === end || WORD[bytes[stop]] === 0;
 }
 
-/** True when `bytes[start, end)` holds a diagnostic marker word or name (see the module contract). */
-export function hasDiagnosticMarker(bytes: Uint8Array, start: number, end: number): boolean {
+/** {@link diagnosticMarker}: no marker. */
+export const NO_MARKER = 0;
+/** {@link diagnosticMarker}: only warning markers (`warn…`, `…Warning`). */
+export const WARNING_MARKER = 1;
+/** {@link diagnosticMarker}: an error, fail, panic, traceback, exception or assertion marker. */
+export const FAILURE_MARKER = 2;
+
+/**
+ * The strongest diagnostic marker in `bytes[start, end)` (see the module
+ * contract): {@link FAILURE_MARKER}, {@link WARNING_MARKER} or {@link NO_MARKER}.
+ */
+export function diagnosticMarker(bytes: Uint8Array, start: number, end: number): number {
+  let found = NO_MARKER;
   for (let i = start; i < end; i++) {
     const b = bytes[i];
     if (FIRST_LETTERS[b] === 0) continue;
     const prev = i > start ? bytes[i - 1] : -1;
     if (prev === -1 || WORD[prev] === 0) {
       const words = WORDS[b | LOWER];
-      for (let w = 0; w < words.length; w++) if (wordAt(bytes, i, end, words[w])) return true;
+      for (let w = 0; w < words.length; w++) {
+        if (!wordAt(bytes, i, end, words[w])) continue;
+        if (words[w] !== WARN) return FAILURE_MARKER;
+        found = WARNING_MARKER;
+      }
     } else if ((b === 0x45 || b === 0x57) && isLetter(prev)) {
-      for (let n = 0; n < NAMES.length; n++) if (nameAt(bytes, i, end, NAMES[n])) return true;
+      for (let n = 0; n < NAMES.length; n++) {
+        if (!nameAt(bytes, i, end, NAMES[n])) continue;
+        if (NAMES[n] !== WARNING) return FAILURE_MARKER;
+        found = WARNING_MARKER;
+      }
     }
   }
-  return false;
+  return found;
+}
+
+/** True when `bytes[start, end)` holds a diagnostic marker word or name (see the module contract). */
+export function hasDiagnosticMarker(bytes: Uint8Array, start: number, end: number): boolean {
+  return diagnosticMarker(bytes, start, end) !== NO_MARKER;
 }
 
 /** Offset of the first byte after leading ASCII white space and U+00A0. */
@@ -215,24 +244,40 @@ function mayHoldForm(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
+ * The marker flags of the line `bytes[start, end)`: {@link Evidence.Passing},
+ * or {@link Evidence.Diagnostic} (with {@link Evidence.Failure} unless only
+ * warnings), or none. One pass over the line.
+ */
+export function markerFlags(bytes: Uint8Array, start: number, end: number): number {
+  if (isPassingLine(bytes, start, end)) return Evidence.Passing;
+  const marker = diagnosticMarker(bytes, start, end);
+  if (marker === FAILURE_MARKER) return Evidence.Diagnostic | Evidence.Failure;
+  return marker === WARNING_MARKER ? Evidence.Diagnostic : Evidence.None;
+}
+
+/**
+ * The form flags of the line `bytes[start, end)`: {@link Evidence.HostNotice},
+ * {@link Evidence.Outcome} and {@link Evidence.Summary}, matched on its first
+ * {@link NOTICE_WINDOW_BYTES} bytes, decoded only when a cheap byte test
+ * says a form may be present.
+ */
+export function formFlags(bytes: Uint8Array, start: number, end: number): number {
+  const stop = Math.min(end, start + NOTICE_WINDOW_BYTES);
+  if (stop <= start || !mayHoldForm(bytes, start, stop)) return Evidence.None;
+  const text = decoder.decode(bytes.subarray(start, stop));
+  let flags = 0;
+  if (HOST_NOTICE.test(text)) flags |= Evidence.HostNotice;
+  if (OUTCOME.test(text)) flags |= Evidence.Outcome;
+  if (SUMMARY.test(text)) flags |= Evidence.Summary;
+  return flags;
+}
+
+/**
  * The {@link Evidence} flags of the line `bytes[start, end)` (its content,
- * without the line ending). Work: one pass over the line plus, when the
- * first {@link NOTICE_WINDOW_BYTES} bytes may hold a form, one decode and
- * three regular-expression tests of that window.
+ * without the line ending): {@link markerFlags} | {@link formFlags}.
  */
 export function classifyLine(bytes: Uint8Array, start: number, end: number): number {
-  let flags = 0;
-  const passing = isPassingLine(bytes, start, end);
-  if (passing) flags |= Evidence.Passing;
-  else if (hasDiagnosticMarker(bytes, start, end)) flags |= Evidence.Diagnostic;
-  const stop = Math.min(end, start + NOTICE_WINDOW_BYTES);
-  if (stop > start && mayHoldForm(bytes, start, stop)) {
-    const text = decoder.decode(bytes.subarray(start, stop));
-    if (HOST_NOTICE.test(text)) flags |= Evidence.HostNotice;
-    if (OUTCOME.test(text)) flags |= Evidence.Outcome;
-    if (SUMMARY.test(text)) flags |= Evidence.Summary;
-  }
-  return flags;
+  return markerFlags(bytes, start, end) | formFlags(bytes, start, end);
 }
 
 const encoder = new TextEncoder();
