@@ -4,7 +4,8 @@
  * agent, as a set of {@link Evidence} flags. Pure and bounded: one pass over
  * the line's bytes for the diagnostic marker, and the notice and summary
  * forms are matched on at most the first {@link NOTICE_WINDOW_BYTES} bytes,
- * decoded only when a cheap byte test says a form may be present. Nothing
+ * decoded only when a cheap byte test says a form may be present (its lead
+ * byte, or a digit near its start). Nothing
  * is kept between calls but one reused encoding buffer.
  *
  * The flags (a line may carry several):
@@ -226,21 +227,27 @@ export function isPassingLine(bytes: Uint8Array, start: number, end: number): bo
  * window; a window with no digit and none of these bytes is never decoded.
  */
 const UNDIGITED = new Uint8Array(256);
-for (const c of ".<[(=ABCDEFKOPSTUabcdemnoprstu") UNDIGITED[c.charCodeAt(0)] = 1;
+for (const c of ".<[(=ABCDEFKOPSTUabcdemnoprstuw") UNDIGITED[c.charCodeAt(0)] = 1;
 
 const decoder = new TextDecoder();
 
+/** Bytes from a line's start within which a digit makes {@link mayHoldForm} look closer. */
+const DIGIT_WINDOW = 32;
+
 /**
- * True when the window may hold a notice or summary form: it has a digit or
- * a `<`, or its first non-space byte can lead a form (or is not ASCII).
+ * True when the window may hold a notice or summary form: its first
+ * non-space byte can lead a form (or is not ASCII), or a digit or `<`
+ * comes within its first {@link DIGIT_WINDOW} bytes.
  */
 function mayHoldForm(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
+  const at = skipSpace(bytes, start, end);
+  if (at < end && (UNDIGITED[bytes[at]] === 1 || bytes[at] >= 0x80)) return true;
+  const stop = Math.min(end, at + DIGIT_WINDOW);
+  for (let i = at; i < stop; i++) {
     const b = bytes[i];
     if ((b >= 0x30 && b <= 0x39) || b === 0x3c) return true;
   }
-  const at = skipSpace(bytes, start, end);
-  return at < end && (UNDIGITED[bytes[at]] === 1 || bytes[at] >= 0x80);
+  return false;
 }
 
 /**

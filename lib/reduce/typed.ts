@@ -43,7 +43,7 @@ import { FIXED_STATE_BYTES, selectPolicy, streamEnvelope } from "./budget.ts";
 import { Evidence, formFlags, MANDATORY, markerFlags } from "./evidence.ts";
 import { type Family, type KeySink, type LineParser, Role } from "./kinds/family.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
-import { RecordRing, RecordStore } from "./_records.ts";
+import { hashBytes, RecordRing, RecordStore } from "./_records.ts";
 import {
   CONTEXT_LINES,
   DIAGNOSTIC_RECORDS,
@@ -80,24 +80,26 @@ class KeyTable {
   /** Rows whose key did not fit the table. */
   otherRows = 0;
   private readonly _max: number;
-  private readonly _map = new Map<string, number>();
+  private readonly _map = new Map<number, number>();
 
   constructor(max: number) {
     this._max = max;
   }
 
-  /** Counts a row of key `key`; returns its slot, or -1 when the table is full. */
+  /** Counts a row of key `key[0, length)`; returns its slot, or -1 when the table is full. */
   count(key: Uint8Array, length: number, minus: boolean): number {
-    let name = "";
-    for (let i = 0; i < length; i++) name += String.fromCharCode(key[i]);
-    let slot = this._map.get(name);
+    const hash = hashBytes(key, 0, length);
+    let slot = this._map.get(hash);
+    if (slot !== undefined && !sameKey(this.keys[slot], key, length)) {
+      slot = this._scan(key, length);
+    }
     if (slot === undefined) {
       if (this.keys.length >= this._max) {
         this.otherRows++;
         return -1;
       }
       slot = this.keys.length;
-      this._map.set(name, slot);
+      if (!this._map.has(hash)) this._map.set(hash, slot);
       this.keys.push(key.slice(0, length));
       this.counts.push(0);
       this.minus.push(0);
@@ -108,9 +110,21 @@ class KeyTable {
     return slot;
   }
 
+  /** The slot of `key` found by comparing every key (after a hash collision). */
+  private _scan(key: Uint8Array, length: number): number | undefined {
+    for (let i = 0; i < this.keys.length; i++) if (sameKey(this.keys[i], key, length)) return i;
+    return undefined;
+  }
+
   retainedBytes(): number {
     return this.keys.length * (KEY_BYTES + 64);
   }
+}
+
+function sameKey(stored: Uint8Array, key: Uint8Array, length: number): boolean {
+  if (stored.length !== length) return false;
+  for (let i = 0; i < length; i++) if (stored[i] !== key[i]) return false;
+  return true;
 }
 
 /** One line chosen for output. */
@@ -271,7 +285,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this.minus = false;
     const role = this._parser.line(b, start, end, marks, this);
     if (
-      role === Role.Noise && (marks & Evidence.Diagnostic) !== 0 && formFlags(b, start, end) === 0
+      role === Role.Noise && !this._family.textShowsFailure &&
+      (marks & Evidence.Diagnostic) !== 0 && formFlags(b, start, end) === 0
     ) {
       this._diagnosticLines++;
       return;

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import type { StreamEnvelope } from "./budget.ts";
 import { PARSER_STATE_BYTES } from "./kinds/family.ts";
 import { RECORD_META_BYTES } from "./_records.ts";
 import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
@@ -32,9 +31,12 @@ export const STRUCTURE_RECORDS = 128;
 
 /**
  * A conservative bound on a typed reducer's state for the envelope `env`,
- * beyond the fixed state every reducer counts (`FIXED_STATE_BYTES`).
+ * beyond the fixed state every reducer counts (`FIXED_STATE_BYTES`); `env`
+ * is a `StreamEnvelope` (`budget.ts`).
  */
-export function typedStateBytes(env: StreamEnvelope): number {
+export function typedStateBytes(
+  env: { readonly rawBytes: number; readonly lineBytes: number; readonly outputBytes: number },
+): number {
   const recordBytes = (records: number) => records * RECORD_META_BYTES;
   return env.rawBytes + env.lineBytes + env.lineBytes + WINDOW_TABLE_BYTES +
     PARSER_STATE_BYTES +
