@@ -189,7 +189,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._content = new LineContent(true, env.lineBytes);
     const line = env.lineBytes;
     this._mandatory = new RecordStore(env.outputBytes, MANDATORY_RECORDS, line);
-    this._failures = new RecordStore(env.outputBytes, DIAGNOSTIC_RECORDS, line, true);
+    this._failures = new RecordStore(env.outputBytes, DIAGNOSTIC_RECORDS, line);
     this._warnings = new RecordStore(env.outputBytes, DIAGNOSTIC_RECORDS, line, true);
     this._summaryHead = new RecordStore(SUMMARY_HEAD * line, SUMMARY_HEAD, line);
     this._summaryTail = new RecordRing(SUMMARY_TAIL, line);
