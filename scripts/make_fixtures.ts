@@ -28,11 +28,12 @@
  * Regenerated expected outputs are a behaviour change: review the diff
  * before committing (docs/fixtures.md).
  *
- * Usage: deno run -A scripts/make_fixtures.ts [--only PREFIX]… [--check]
+ * Usage: deno run -A scripts/make_fixtures.ts [--only PREFIX]… [--check] [--rejudge]
  *   --only PREFIX  build only fixtures whose rule id starts with PREFIX
  *   --check        write nothing; report fixtures that would change
  *   --keep-temp    keep the temporary directory and print its path
  *   --out DIR      write the fixtures under DIR instead of fixtures/ (to diff a run)
+ *   --rejudge      run no tool: recompute expected outputs from each fixture's recorded input
  *
  * Layout: this file is the entry point and the table of families; the
  * shared core (workspace, normalizers, `Sample`/`Draft`/`Family`, judging,
