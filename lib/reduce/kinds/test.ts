@@ -4,7 +4,8 @@
  * Gradle): passing-test lines and per-test progress (`test x ... ok`,
  * `=== RUN`, `--- PASS:`, `x.py::t PASSED`, `# Subtest:`, TAP `ok N`, TAP
  * YAML blocks, pytest's `....  [ 50%]` rows) are noise; failing marks
- * without a marker word (`✕ adds`, `× parses`, `✗`, `not ok N - …`) are
+ * without a marker word (`✕ adds`, `× parses`, `✗`, `not ok N - …`, jest's
+ * `● title`, mocha's `  1) title`) are
  * failures; diagnostics with their context and the runner's own summary
  * lines are kept by the engine.
  *
@@ -32,7 +33,7 @@ const NOISE_PREFIXES = [
   "Starting test",
 ];
 
-const FAILURE_MARKS = ["✕ ", "× ", "✗ ", "✘ ", "not ok "];
+const FAILURE_MARKS = ["✕ ", "× ", "✗ ", "✘ ", "not ok ", "● "];
 
 function line(
   bytes: Uint8Array,
@@ -45,6 +46,7 @@ function line(
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
   for (const mark of FAILURE_MARKS) if (startsWith(bytes, at, end, mark)) return Role.Failure;
+  if (at > start && mocha(bytes, at, end)) return Role.Failure;
   for (const prefix of NOISE_PREFIXES) if (startsWith(bytes, at, end, prefix)) return Role.Noise;
   if (
     endsWith(bytes, start, end, " ... ok") || endsWith(bytes, start, end, " PASSED") ||
@@ -61,6 +63,13 @@ function line(
     return Role.Noise; // TAP YAML block edges
   }
   return Role.Other;
+}
+
+/** A mocha failure title: `  1) suite name` (indented, a number, `) `). */
+function mocha(bytes: Uint8Array, at: number, end: number): boolean {
+  let i = at;
+  while (i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39) i++;
+  return i > at && i + 1 < end && bytes[i] === 0x29 && bytes[i + 1] === 0x20;
 }
 
 function endsWith(bytes: Uint8Array, start: number, end: number, text: string): boolean {
