@@ -415,7 +415,7 @@ Deno.test("a well-digested but invalid record is refused as bad-record or bad-re
   };
   const cases: [string, (b: Uint8Array) => void, string][] = [
     ["policy out of range", (b) => setU32(b, b.length - 4, 2_000_000), "bad-record"],
-    ["unknown reducer kind", (b) => void (b[b.length - 41] = 7), "bad-record"],
+    ["unknown reducer kind", (b) => void (b[b.length - 41] = 200), "bad-record"],
     [
       "record id differs from index",
       (b) => void (b[u32(b, RECORD_OFFSET) + 4] = 0x63),

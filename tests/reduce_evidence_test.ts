@@ -226,3 +226,10 @@ Deno.test("notice and summary forms are read only within the notice window", () 
   // the diagnostic marker is looked for in the whole line
   assert.ok(has(pad + " error: late", Evidence.Diagnostic));
 });
+
+Deno.test("warnings alone are diagnostics without the failure flag", () => {
+  assert.equal(classifyText("npm warn deprecated x") & (Evidence.Diagnostic | Evidence.Failure), 4);
+  assert.equal(classifyText("DeprecationWarning: y") & Evidence.Failure, 0);
+  assert.equal(classifyText("warning: error later") & Evidence.Failure, Evidence.Failure);
+  assert.equal(classifyText("src/a.c:1: error: x") & Evidence.Failure, Evidence.Failure);
+});

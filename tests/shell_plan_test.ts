@@ -8,8 +8,8 @@
  *
  * Seed 001's reducer types map to this build's reducer families: the family
  * key is the selected rule id's first segment plus its reducer kind, so
- * `search_summary` is `search:line_filter` (search/rg), `list_summary` is
- * `list:head_tail` (list/find) and `test_summary` is `tests:line_filter`
+ * `search_summary` is `search:search` (search/rg), `list_summary` is
+ * `list:list` (list/find) and `test_summary` is `tests:test`
  * (tests/cargo-test).
  */
 import assert from "node:assert/strict";
@@ -46,35 +46,35 @@ interface Row {
 
 const MATRIX: readonly Row[] = [
   // seed 001, "Test matrix", row by row
-  { source: "rg TODO . | head -50", expect: "search:line_filter", rule: "search/rg" },
-  { source: "find . -type f | sort | uniq", expect: "list:head_tail", rule: "list/find" },
+  { source: "rg TODO . | head -50", expect: "search:search", rule: "search/rg" },
+  { source: "find . -type f | sort | uniq", expect: "list:list", rule: "list/find" },
   {
     source: "cargo test | tee test.log",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     rule: "tests/cargo-test",
     status: "final-stage-only",
   },
   {
     source: "cargo test | head -100",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     rule: "tests/cargo-test",
     status: "final-stage-only",
   },
   {
     source: "set -o pipefail && cargo test | head -100",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     rule: "tests/cargo-test",
     status: "complete",
   },
   {
     source: "cargo test && cargo test",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     rule: "tests/cargo-test",
     status: "complete",
   },
   {
     source: "cargo test; cargo test",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     rule: "tests/cargo-test",
     status: "final-stage-only",
   },
@@ -102,33 +102,33 @@ const MATRIX: readonly Row[] = [
 
 const MORE: readonly Row[] = [
   // status confidence
-  { source: "cargo test", expect: "tests:line_filter", status: "complete" },
-  { source: "cargo test || cargo test", expect: "tests:line_filter", status: "conditional" },
-  { source: "cargo test\ncargo test", expect: "tests:line_filter", status: "final-stage-only" },
-  { source: "cd crate && cargo test", expect: "tests:line_filter", status: "complete" },
-  { source: "cd crate; cargo test", expect: "tests:line_filter", status: "final-stage-only" },
-  { source: "set -e; cargo test", expect: "tests:line_filter", status: "complete" },
+  { source: "cargo test", expect: "tests:test", status: "complete" },
+  { source: "cargo test || cargo test", expect: "tests:test", status: "conditional" },
+  { source: "cargo test\ncargo test", expect: "tests:test", status: "final-stage-only" },
+  { source: "cd crate && cargo test", expect: "tests:test", status: "complete" },
+  { source: "cd crate; cargo test", expect: "tests:test", status: "final-stage-only" },
+  { source: "set -e; cargo test", expect: "tests:test", status: "complete" },
   // pipefail: proven only when it ran before the pipeline
-  { source: "set -o pipefail; cargo test | head", expect: "tests:line_filter", status: "complete" },
-  { source: "set -o pipefail\ncargo test | head", expect: "tests:line_filter", status: "complete" },
+  { source: "set -o pipefail; cargo test | head", expect: "tests:test", status: "complete" },
+  { source: "set -o pipefail\ncargo test | head", expect: "tests:test", status: "complete" },
   {
     source: "set -euo pipefail; cargo test | head",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     status: "complete",
   },
   {
     source: "cd x && set -o pipefail && cargo test | tail -n 40",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     status: "complete",
   },
   {
     source: "cd x || set -o pipefail; cargo test | head",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     status: "conditional",
   },
   {
     source: "cargo test | head; set -o pipefail",
-    expect: "tests:line_filter",
+    expect: "tests:test",
     status: "final-stage-only",
   },
   { source: "set +o pipefail; cargo test | head", expect: "setup-form" },
@@ -140,10 +140,10 @@ const MORE: readonly Row[] = [
   // transforms and their guards
   { source: "cargo test | head -n 5 out.txt", expect: "transform-file-operand" },
   { source: "cargo test | cat - extra.txt", expect: "transform-file-operand" },
-  { source: "cargo test | head -n5 -", expect: "tests:line_filter" },
-  { source: "rg x | sort -t : -k 2 | uniq -f 1", expect: "search:line_filter" },
-  { source: "rg x | sort --key 2 --field-separator=:", expect: "search:line_filter" },
-  { source: "cargo test | tee -a a.log b.log", expect: "tests:line_filter" },
+  { source: "cargo test | head -n5 -", expect: "tests:test" },
+  { source: "rg x | sort -t : -k 2 | uniq -f 1", expect: "search:search" },
+  { source: "rg x | sort --key 2 --field-separator=:", expect: "search:search" },
+  { source: "cargo test | tee -a a.log b.log", expect: "tests:test" },
   { source: "head -n 5 notes.txt", expect: "transform-without-input" },
   { source: "git diff | cat -n", expect: "guarded", rule: "pipeline/guard-cat-number" },
   { source: "git diff | cat -An", expect: "guarded", rule: "pipeline/guard-cat-number" },
@@ -154,16 +154,17 @@ const MORE: readonly Row[] = [
   { source: "find . | sort | uniq -c", expect: "guarded", rule: "pipeline/guard-uniq-count" },
   { source: "find . | uniq --group", expect: "guarded", rule: "pipeline/guard-uniq-group" },
   // streams and redirections
-  { source: "cargo test 2>&1 | head -50", expect: "tests:line_filter" },
-  { source: "cargo test 2>/dev/null | head -50", expect: "tests:line_filter" },
-  { source: "cargo test >/dev/null", expect: "tests:line_filter" }, // stderr stays visible
+  { source: "cargo test 2>&1 | head -50", expect: "tests:test" },
+  { source: "cargo test 2>/dev/null | head -50", expect: "tests:test" },
+  { source: "cargo test >/dev/null", expect: "tests:test" }, // stderr stays visible
   { source: "cargo test &>/dev/null", expect: "no-typed-output" },
   { source: "cd x && true", expect: "no-typed-output" },
   { source: "cargo test 2>&1 | tee log >/dev/null", expect: "no-typed-output" },
   { source: "cargo test > out.txt", expect: "parse:redirect-unsupported" },
   // merging and conflicts
-  { source: "git diff && git log", expect: "git:head_tail", rule: "git/diff" },
-  { source: "rg x && grep -rn y .", expect: "search:line_filter" },
+  { source: "git diff && git show", expect: "git:diff", rule: "git/diff" },
+  { source: "git diff && git log", expect: "mixed-reducers" },
+  { source: "rg x && grep -rn y .", expect: "search:search" },
   { source: "cargo test && echo done", expect: "unknown-program" },
 ];
 

@@ -10,6 +10,7 @@ import { linePatternRetainedBytes } from "../bytes/mod.ts";
 import { LIMITS, type OutputPolicy, type ReductionRule } from "../rules/model.ts";
 import type { ChildStatus } from "./types.ts";
 import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
+import { typedStateBytes } from "./typed_budget.ts";
 
 /**
  * The state sizes one stream needs so that either policy can be rendered at
@@ -70,6 +71,10 @@ export function selectPolicy(rule: ReductionRule, status: ChildStatus): OutputPo
  */
 export function streamMemoryBound(rule: ReductionRule): number {
   const env = streamEnvelope(rule);
+  const kind = rule.reducer.kind;
+  if (kind !== "head_tail" && kind !== "line_filter") {
+    return typedStateBytes(env) + FIXED_STATE_BYTES;
+  }
   let bytes = env.rawBytes + env.lineBytes + FIXED_STATE_BYTES + env.outputBytes;
   if (env.headLines > 0) bytes += lineStoreBytes(env) + env.headLines * LINE_META_BYTES;
   if (env.tailLines > 0) bytes += lineStoreBytes(env) + env.tailLines * LINE_META_BYTES;

@@ -4,7 +4,8 @@
  * agent, as a set of {@link Evidence} flags. Pure and bounded: one pass over
  * the line's bytes for the diagnostic marker, and the notice and summary
  * forms are matched on at most the first {@link NOTICE_WINDOW_BYTES} bytes,
- * decoded only when a cheap byte test says a form may be present. Nothing
+ * decoded only when a cheap byte test says a form may be present (its lead
+ * byte, or a digit near its start). Nothing
  * is kept between calls but one reused encoding buffer.
  *
  * The flags (a line may carry several):
@@ -22,6 +23,7 @@
  *   camel-case name (`TypeError`, `IOException`, `DeprecationWarning`), on a
  *   line that is not a passing-test line. Identifiers that merely contain
  *   one (`_assertStatus`) are not.
+ *   {@link Evidence.Failure} is set with it unless every marker is a warning.
  * - {@link Evidence.Passing}: a passing-test line (`✓ …`, `✔ …`, `√ …`, `ok …`,
  *   `PASS …` after leading white space), whose names often say "error".
  * - {@link Evidence.Summary}: a test, build or install summary line
@@ -51,6 +53,8 @@ export const Evidence = {
   Passing: 8,
   /** A test, build or install summary line. */
   Summary: 16,
+  /** With `Diagnostic`: the marker is an error, fail, panic, traceback, exception or assertion, not only a warning. */
+  Failure: 32,
 } as const;
 
 /** Flags that make a line mandatory: it survives every reduction or the original is kept. */
@@ -123,6 +127,8 @@ for (const w of ["error", "fail", "panic", "warn", "traceback", "exception", "as
   (WORDS[w.charCodeAt(0)] ??= []).push(new TextEncoder().encode(w));
 }
 const NAMES = ["Error", "Exception", "Warning"].map((n) => new TextEncoder().encode(n));
+const WARN = WORDS[0x77][0];
+const WARNING = NAMES[2];
 
 function isLetter(b: number): boolean {
   return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
@@ -143,20 +149,44 @@ function nameAt(bytes: Uint8Array, at: number, end: number, name: Uint8Array): b
   return stop === end || WORD[bytes[stop]] === 0;
 }
 
-/** True when `bytes[start, end)` holds a diagnostic marker word or name (see the module contract). */
-export function hasDiagnosticMarker(bytes: Uint8Array, start: number, end: number): boolean {
+/** {@link diagnosticMarker}: no marker. */
+export const NO_MARKER = 0;
+/** {@link diagnosticMarker}: only warning markers (`warn…`, `…Warning`). */
+export const WARNING_MARKER = 1;
+/** {@link diagnosticMarker}: an error, fail, panic, traceback, exception or assertion marker. */
+export const FAILURE_MARKER = 2;
+
+/**
+ * The strongest diagnostic marker in `bytes[start, end)` (see the module
+ * contract): {@link FAILURE_MARKER}, {@link WARNING_MARKER} or {@link NO_MARKER}.
+ */
+export function diagnosticMarker(bytes: Uint8Array, start: number, end: number): number {
+  let found = NO_MARKER;
   for (let i = start; i < end; i++) {
     const b = bytes[i];
     if (FIRST_LETTERS[b] === 0) continue;
     const prev = i > start ? bytes[i - 1] : -1;
     if (prev === -1 || WORD[prev] === 0) {
       const words = WORDS[b | LOWER];
-      for (let w = 0; w < words.length; w++) if (wordAt(bytes, i, end, words[w])) return true;
+      for (let w = 0; w < words.length; w++) {
+        if (!wordAt(bytes, i, end, words[w])) continue;
+        if (words[w] !== WARN) return FAILURE_MARKER;
+        found = WARNING_MARKER;
+      }
     } else if ((b === 0x45 || b === 0x57) && isLetter(prev)) {
-      for (let n = 0; n < NAMES.length; n++) if (nameAt(bytes, i, end, NAMES[n])) return true;
+      for (let n = 0; n < NAMES.length; n++) {
+        if (!nameAt(bytes, i, end, NAMES[n])) continue;
+        if (NAMES[n] !== WARNING) return FAILURE_MARKER;
+        found = WARNING_MARKER;
+      }
     }
   }
-  return false;
+  return found;
+}
+
+/** True when `bytes[start, end)` holds a diagnostic marker word or name (see the module contract). */
+export function hasDiagnosticMarker(bytes: Uint8Array, start: number, end: number): boolean {
+  return diagnosticMarker(bytes, start, end) !== NO_MARKER;
 }
 
 /** Offset of the first byte after leading ASCII white space and U+00A0. */
@@ -197,42 +227,64 @@ export function isPassingLine(bytes: Uint8Array, start: number, end: number): bo
  * window; a window with no digit and none of these bytes is never decoded.
  */
 const UNDIGITED = new Uint8Array(256);
-for (const c of ".<[(=ABCDEFKOPSTUabcdemnoprstu") UNDIGITED[c.charCodeAt(0)] = 1;
+for (const c of ".<[(=ABCDEFKOPSTUabcdemnoprstuw") UNDIGITED[c.charCodeAt(0)] = 1;
 
 const decoder = new TextDecoder();
 
+/** Bytes from a line's start within which a digit makes {@link mayHoldForm} look closer. */
+const DIGIT_WINDOW = 32;
+
 /**
- * True when the window may hold a notice or summary form: it has a digit or
- * a `<`, or its first non-space byte can lead a form (or is not ASCII).
+ * True when the window may hold a notice or summary form: its first
+ * non-space byte can lead a form (or is not ASCII), or a digit or `<`
+ * comes within its first {@link DIGIT_WINDOW} bytes.
  */
 function mayHoldForm(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
+  const at = skipSpace(bytes, start, end);
+  if (at < end && (UNDIGITED[bytes[at]] === 1 || bytes[at] >= 0x80)) return true;
+  const stop = Math.min(end, at + DIGIT_WINDOW);
+  for (let i = at; i < stop; i++) {
     const b = bytes[i];
     if ((b >= 0x30 && b <= 0x39) || b === 0x3c) return true;
   }
-  const at = skipSpace(bytes, start, end);
-  return at < end && (UNDIGITED[bytes[at]] === 1 || bytes[at] >= 0x80);
+  return false;
+}
+
+/**
+ * The marker flags of the line `bytes[start, end)`: {@link Evidence.Passing},
+ * or {@link Evidence.Diagnostic} (with {@link Evidence.Failure} unless only
+ * warnings), or none. One pass over the line.
+ */
+export function markerFlags(bytes: Uint8Array, start: number, end: number): number {
+  if (isPassingLine(bytes, start, end)) return Evidence.Passing;
+  const marker = diagnosticMarker(bytes, start, end);
+  if (marker === FAILURE_MARKER) return Evidence.Diagnostic | Evidence.Failure;
+  return marker === WARNING_MARKER ? Evidence.Diagnostic : Evidence.None;
+}
+
+/**
+ * The form flags of the line `bytes[start, end)`: {@link Evidence.HostNotice},
+ * {@link Evidence.Outcome} and {@link Evidence.Summary}, matched on its first
+ * {@link NOTICE_WINDOW_BYTES} bytes, decoded only when a cheap byte test
+ * says a form may be present.
+ */
+export function formFlags(bytes: Uint8Array, start: number, end: number): number {
+  const stop = Math.min(end, start + NOTICE_WINDOW_BYTES);
+  if (stop <= start || !mayHoldForm(bytes, start, stop)) return Evidence.None;
+  const text = decoder.decode(bytes.subarray(start, stop));
+  let flags = 0;
+  if (HOST_NOTICE.test(text)) flags |= Evidence.HostNotice;
+  if (OUTCOME.test(text)) flags |= Evidence.Outcome;
+  if (SUMMARY.test(text)) flags |= Evidence.Summary;
+  return flags;
 }
 
 /**
  * The {@link Evidence} flags of the line `bytes[start, end)` (its content,
- * without the line ending). Work: one pass over the line plus, when the
- * first {@link NOTICE_WINDOW_BYTES} bytes may hold a form, one decode and
- * three regular-expression tests of that window.
+ * without the line ending): {@link markerFlags} | {@link formFlags}.
  */
 export function classifyLine(bytes: Uint8Array, start: number, end: number): number {
-  let flags = 0;
-  const passing = isPassingLine(bytes, start, end);
-  if (passing) flags |= Evidence.Passing;
-  else if (hasDiagnosticMarker(bytes, start, end)) flags |= Evidence.Diagnostic;
-  const stop = Math.min(end, start + NOTICE_WINDOW_BYTES);
-  if (stop > start && mayHoldForm(bytes, start, stop)) {
-    const text = decoder.decode(bytes.subarray(start, stop));
-    if (HOST_NOTICE.test(text)) flags |= Evidence.HostNotice;
-    if (OUTCOME.test(text)) flags |= Evidence.Outcome;
-    if (SUMMARY.test(text)) flags |= Evidence.Summary;
-  }
-  return flags;
+  return markerFlags(bytes, start, end) | formFlags(bytes, start, end);
 }
 
 const encoder = new TextEncoder();

@@ -9,6 +9,15 @@
 import type { ReductionRule } from "../rules/model.ts";
 import { HeadTailStreamReducer } from "./head_tail.ts";
 import { LineFilterStreamReducer } from "./line_filter.ts";
+import { TypedStreamReducer } from "./typed.ts";
+import { BUILD } from "./kinds/build.ts";
+import { DIFF } from "./kinds/diff.ts";
+import { INSTALL } from "./kinds/install.ts";
+import { LIST } from "./kinds/list.ts";
+import { LOG } from "./kinds/log.ts";
+import { SEARCH } from "./kinds/search.ts";
+import { STATUS } from "./kinds/status.ts";
+import { TEST } from "./kinds/test.ts";
 import type { StreamReducer } from "./types.ts";
 
 export type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
@@ -22,6 +31,7 @@ export {
   isPassingLine,
   MANDATORY,
 } from "./evidence.ts";
+export { SUCCESS_BUDGET_BYTES } from "./typed_budget.ts";
 export { formatCount, type OmissionFacts, omissionMarker, truncationMarker } from "./marker.ts";
 
 /**
@@ -57,5 +67,21 @@ export function createStreamReducer(rule: ReductionRule): StreamReducer {
       return new HeadTailStreamReducer(rule);
     case "line_filter":
       return new LineFilterStreamReducer(rule, reducer);
+    case "search":
+      return new TypedStreamReducer(rule, SEARCH);
+    case "diff":
+      return new TypedStreamReducer(rule, DIFF);
+    case "status":
+      return new TypedStreamReducer(rule, STATUS);
+    case "test":
+      return new TypedStreamReducer(rule, TEST);
+    case "build":
+      return new TypedStreamReducer(rule, BUILD);
+    case "install":
+      return new TypedStreamReducer(rule, INSTALL);
+    case "log":
+      return new TypedStreamReducer(rule, LOG);
+    case "list":
+      return new TypedStreamReducer(rule, LIST);
   }
 }

@@ -28,6 +28,7 @@ import {
   type RuleMatcher,
   type RulePack,
   type RuleSource,
+  TYPED_REDUCER_KINDS,
 } from "./model.ts";
 import {
   isProgramNameShape,
@@ -138,7 +139,11 @@ const PROGRAM_ENTRY = 16;
 const CANDIDATE_ENTRY = 24 + DIGEST_BYTES;
 const C_DIGEST = 24;
 const ACTIONS: readonly RuleAction[] = ["reduce", "transform", "passthrough"];
-const REDUCER_KINDS: readonly ReducerSpec["kind"][] = ["head_tail", "line_filter"];
+const REDUCER_KINDS: readonly ReducerSpec["kind"][] = [
+  "head_tail",
+  "line_filter",
+  ...TYPED_REDUCER_KINDS,
+];
 const TRANSFORMS = ["line_preserving"] as const;
 /** The smallest record: an id length, one id byte, an action, three counts. */
 const MIN_RECORD_BYTES = 4 + 1 + 1 + 12;
@@ -532,7 +537,7 @@ function readPolicy(reader: RecordReader): OutputPolicy {
 
 function readReducer(reader: RecordReader): ReducerSpec {
   const kind = reader.choice(REDUCER_KINDS, "reducer kind");
-  if (kind === "head_tail") return { kind };
+  if (kind !== "line_filter") return { kind };
   const stripAnsi = reader.bool("strip_ansi");
   return {
     kind,

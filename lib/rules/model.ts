@@ -33,8 +33,28 @@ export interface LinePattern {
   readonly trim: PatternTrim;
 }
 
+/** The typed reducer kinds: each takes no field but `kind` (seed 000). */
+export const TYPED_REDUCER_KINDS = [
+  "search",
+  "diff",
+  "status",
+  "test",
+  "build",
+  "install",
+  "log",
+  "list",
+] as const;
+
+/** One typed reducer kind. */
+export type TypedReducerKind = typeof TYPED_REDUCER_KINDS[number];
+
 /** The closed set of reducer kinds this build supports. */
-export type ReducerKind = "head_tail" | "line_filter";
+export type ReducerKind = "head_tail" | "line_filter" | TypedReducerKind;
+
+/** A typed reducer: its behaviour is the kind's module in `lib/reduce/kinds/`. */
+export interface TypedReducer {
+  readonly kind: TypedReducerKind;
+}
 
 /** Keep a bounded head and tail of the stream. */
 export interface HeadTailReducer {
@@ -53,7 +73,7 @@ export interface LineFilterReducer {
 }
 
 /** The reducer a `reduce` rule runs. */
-export type ReducerSpec = HeadTailReducer | LineFilterReducer;
+export type ReducerSpec = HeadTailReducer | LineFilterReducer | TypedReducer;
 
 /** Limits for one exit class (`success` or `failure`). All integers. */
 export interface OutputPolicy {

@@ -16,6 +16,7 @@ import {
   type ReducerSpec,
   type Rule,
   type RuleMatcher,
+  TYPED_REDUCER_KINDS,
 } from "./model.ts";
 
 /** Reads the code unit (string) or byte (index bytes) at a position. */
@@ -162,6 +163,7 @@ function patternProblem(pattern: LinePattern): string | undefined {
 
 function reducerProblem(reducer: ReducerSpec): string | undefined {
   if (reducer.kind === "head_tail") return undefined;
+  if ((TYPED_REDUCER_KINDS as readonly string[]).includes(reducer.kind)) return undefined;
   if (reducer.kind !== "line_filter") return "reducer.kind is not a supported reducer";
   if (typeof reducer.stripAnsi !== "boolean") return "reducer.strip_ansi is not a boolean";
   if (reducer.drop.length + reducer.keep.length > LIMITS.patternsPerReducer) {

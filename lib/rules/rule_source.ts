@@ -23,6 +23,7 @@ import {
   type Rule,
   type RuleAction,
   type RuleMatcher,
+  TYPED_REDUCER_KINDS,
 } from "./model.ts";
 import type { SourceDiagnostic, SourcePosition } from "./diagnostics.ts";
 import {
@@ -432,7 +433,7 @@ function tokenProblem(token: string): string | undefined {
   return undefined;
 }
 
-const REDUCER_KINDS = ["head_tail", "line_filter"] as const;
+const REDUCER_KINDS = ["head_tail", "line_filter", ...TYPED_REDUCER_KINDS] as const;
 
 function readReducer(reader: JsonReader, field: JsonField): ReducerSpec | undefined {
   if (field.node.type !== "Object") {
@@ -448,7 +449,7 @@ function readReducer(reader: JsonReader, field: JsonField): ReducerSpec | undefi
     report(reader, field.node, `${field.pointer}/kind`, "missing-field", "missing required field");
   }
   if (kind === undefined) return undefined;
-  if (kind === "head_tail") {
+  if (kind !== "line_filter") {
     return readObject(reader, field, ["kind"], ["kind"]) && { kind };
   }
   const fields = readObject(reader, field, ["kind", "strip_ansi", "drop", "keep"], ["kind"]);

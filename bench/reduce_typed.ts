@@ -1,0 +1,150 @@
+/**
+ * Throughput, retained state and peak RSS of every typed reducer kind over
+ * a synthetic stream of its family's shape, interleaved with `head_tail`
+ * over the same bytes as the floor of the same run.
+ *
+ * Usage: deno run --allow-read --allow-env bench/reduce_typed.ts [MIB] [ROUNDS]
+ * (defaults 256 MiB per kind and stream, 3 rounds; 1024 for the issue's
+ * 1 GiB figure). Gates: each kind ≥ 200 MB/s (median of the rounds), state
+ * ≤ 4 MiB per stream, peak RSS ≤ 100 MiB. Exit 1 when a gate fails.
+ */
+import { createStreamReducer, streamMemoryBound } from "../lib/reduce/mod.ts";
+import {
+  type OutputPolicy,
+  type ReducerSpec,
+  type ReductionRule,
+  TYPED_REDUCER_KINDS,
+  type TypedReducerKind,
+} from "../lib/rules/model.ts";
+
+const MIB = 1024 * 1024;
+const sizeMiB = Number(Deno.args[0] ?? 256);
+const rounds = Number(Deno.args[1] ?? 3);
+const CHUNK = 64 * 1024;
+
+const POLICY: OutputPolicy = {
+  headLines: 200,
+  tailLines: 1000,
+  maxLineBytes: 4096,
+  maxOutputBytes: 65536,
+  minSavingsBytes: 256,
+};
+
+function rule(reducer: ReducerSpec): ReductionRule {
+  return {
+    id: `bench/${reducer.kind}`,
+    action: "reduce",
+    match: { programs: ["bench"], argvPrefix: [], argvContainsAll: [] },
+    reducer,
+    success: POLICY,
+    failure: POLICY,
+  };
+}
+
+/** One 64 KiB block of lines of the family's shape (varied numbers, a few diagnostics). */
+function block(kind: TypedReducerKind): Uint8Array {
+  const line = (i: number): string => {
+    switch (kind) {
+      case "search":
+        return `src/module_${i % 97}/file_${
+          i % 13
+        }.ts:${i}:  const value${i} = compute(${i}); // TODO`;
+      case "diff":
+        return i % 50 === 0
+          ? `diff --git a/src/f${i}.ts b/src/f${i}.ts`
+          : i % 10 === 0
+          ? `@@ -${i},7 +${i},8 @@ export function f${i}() {`
+          : `${i % 3 === 0 ? "+" : i % 3 === 1 ? "-" : " "}  return value${i} + ${i};`;
+      case "status":
+        return i % 2 === 0 ? `\tmodified:   src/dir_${i % 31}/file_${i}.ts` : `?? build/out_${i}.o`;
+      case "test":
+        return i % 500 === 0
+          ? `  ✕ case ${i} fails (3 ms)`
+          : i % 3 === 0
+          ? `test suite::case_${i} ... ok`
+          : `  ✓ handles input ${i} correctly (${i % 9} ms)`;
+      case "build":
+        return i % 400 === 0
+          ? `src/unit_${i}.c:${i}:5: warning: unused variable 'tmp${i}' [-Wunused-variable]`
+          : `[${i}/480000] Building CXX object src/CMakeFiles/core.dir/unit_${i}.cc.o`;
+      case "install":
+        return i % 300 === 0
+          ? `npm warn deprecated pkg${i}@1.0.${i}: no longer supported`
+          : `npm http fetch GET 200 https://registry.example/pkg${i}/-/pkg${i}-1.0.${i}.tgz ${
+            i % 90
+          }ms`;
+      case "log":
+        return `${
+          (i * 2654435761 >>> 0).toString(16).padStart(8, "0")
+        } Subject of commit number ${i}`;
+      case "list":
+        return `./src/dir_${i % 53}/sub_${i % 7}/file_${i}.${["ts", "md", "json", "c"][i % 4]}`;
+    }
+  };
+  const out = new Uint8Array(CHUNK);
+  let at = 0;
+  for (let i = 1;; i++) {
+    const bytes = new TextEncoder().encode(line(i) + "\n");
+    if (at + bytes.length > CHUNK) break;
+    out.set(bytes, at);
+    at += bytes.length;
+  }
+  return out.subarray(0, at);
+}
+
+/** Seconds to reduce `blocks` copies of `data` under `r`, and the peak retained state. */
+function run(
+  r: ReductionRule,
+  data: Uint8Array,
+  blocks: number,
+): { seconds: number; state: number } {
+  const reducer = createStreamReducer(r);
+  let state = 0;
+  const start = performance.now();
+  for (let b = 0; b < blocks; b++) {
+    reducer.push(data);
+    if ((b & 255) === 0) state = Math.max(state, reducer.retainedBytes());
+  }
+  reducer.finish({ code: 0 }, { kind: "archived", id: "bench" });
+  state = Math.max(state, reducer.retainedBytes());
+  return { seconds: (performance.now() - start) / 1000, state };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+let failed = false;
+console.log(`typed reducers, ${sizeMiB} MiB per stream, ${rounds} rounds, 64 KiB chunks`);
+console.log("kind      MB/s median  p95(min)  head_tail MB/s  ratio  state KiB  bound KiB");
+for (const kind of TYPED_REDUCER_KINDS) {
+  const data = block(kind);
+  const blocks = Math.ceil(sizeMiB * MIB / data.length);
+  const bytes = blocks * data.length;
+  const typed: number[] = [];
+  const floor: number[] = [];
+  let state = 0;
+  const typedRule = rule({ kind });
+  for (let i = 0; i < rounds; i++) {
+    const t = run(typedRule, data, blocks);
+    typed.push(bytes / t.seconds / 1e6);
+    state = Math.max(state, t.state);
+    floor.push(bytes / run(rule({ kind: "head_tail" }), data, blocks).seconds / 1e6);
+  }
+  const mbps = median(typed);
+  const bound = streamMemoryBound(typedRule);
+  const ok = mbps >= 200 && state <= 4 * MIB && state <= bound;
+  if (!ok) failed = true;
+  console.log(
+    `${kind.padEnd(9)} ${mbps.toFixed(0).padStart(11)} ${
+      Math.min(...typed).toFixed(0).padStart(9)
+    } ${median(floor).toFixed(0).padStart(15)} ${(mbps / median(floor)).toFixed(2).padStart(6)} ${
+      (state / 1024).toFixed(0).padStart(10)
+    } ${(bound / 1024).toFixed(0).padStart(10)}${ok ? "" : "  FAIL"}`,
+  );
+}
+const rss = Deno.memoryUsage().rss;
+console.log(`peak RSS now ${(rss / MIB).toFixed(1)} MiB (gate 100 MiB)`);
+if (rss > 100 * MIB) failed = true;
+Deno.exit(failed ? 1 : 0);

@@ -1,0 +1,200 @@
+/**
+ * Bounded line records for the typed reducers: an append-only store that
+ * stops accepting once full (with optional exact-duplicate folding) and a
+ * ring that keeps the last lines. Each record is a copy of at most a cap of
+ * a line's content bytes plus its facts: source line index, content bytes
+ * not copied, line ending, source bytes and repetition count. Memory: the
+ * byte capacity given plus a few numbers per record slot; nothing grows with
+ * the input.
+ *
+ * @module
+ */
+import type { LineEnding } from "../bytes/mod.ts";
+
+/** Bookkeeping bytes per record slot (index, offset, length, cut, ending, source, count, hash). */
+export const RECORD_META_BYTES = 8 * 8;
+
+/** FNV-1a of `bytes[start, end)`. */
+export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** Append-only line records within `maxBytes` of content and `maxRecords` slots. */
+export class RecordStore {
+  readonly maxBytes: number;
+  readonly maxRecords: number;
+  private readonly _lineCap: number;
+  private _bytes = new Uint8Array(0);
+  private _used = 0;
+  readonly index: number[] = [];
+  readonly offset: number[] = [];
+  readonly length: number[] = [];
+  /** Content bytes of the line not copied. */
+  readonly cut: number[] = [];
+  readonly ending: LineEnding[] = [];
+  /** Source bytes of the line (content, cut part and ending) times its count. */
+  readonly source: number[] = [];
+  /** How many identical lines this record stands for. */
+  readonly count: number[] = [];
+  /** A tag the caller chooses (e.g. context or diagnostic). */
+  readonly tag: number[] = [];
+  private readonly _hashes: Map<number, number> | null;
+
+  /** Records of at most `lineCap` content bytes each; folds exact duplicates when `fold`. */
+  constructor(maxBytes: number, maxRecords: number, lineCap: number, fold = false) {
+    this.maxBytes = maxBytes;
+    this.maxRecords = maxRecords;
+    this._lineCap = lineCap;
+    this._hashes = fold ? new Map() : null;
+  }
+
+  /** Records held. */
+  get size(): number {
+    return this.index.length;
+  }
+
+  /** The stored bytes (records lie at `offset[i]`, `length[i]` bytes). */
+  get bytes(): Uint8Array {
+    return this._bytes;
+  }
+
+  /** Bytes retained: the content buffer and the slot bookkeeping. */
+  retainedBytes(): number {
+    return this._bytes.byteLength + this.index.length * RECORD_META_BYTES;
+  }
+
+  /**
+   * Adds the line `line[start, end)` (`dropped` more content bytes already
+   * cut by the splitter); returns true when stored or folded into an
+   * identical record, false when the store is full.
+   */
+  add(
+    line: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    dropped: number,
+    index: number,
+    tag: number,
+  ): boolean {
+    const source = end - start + dropped + ending;
+    const hashes = this._hashes;
+    let hash = 0;
+    if (hashes !== null && dropped === 0) {
+      hash = hashBytes(line, start, end);
+      const at = hashes.get(hash);
+      if (at !== undefined && this._same(at, line, start, end)) {
+        this.count[at]++;
+        this.source[at] += source;
+        return true;
+      }
+    }
+    const keep = Math.min(end - start, this._lineCap);
+    if (this.index.length >= this.maxRecords || this._used + keep > this.maxBytes) return false;
+    this._reserve(this._used + keep);
+    this._bytes.set(line.subarray(start, start + keep), this._used);
+    const slot = this.index.length;
+    this.index.push(index);
+    this.offset.push(this._used);
+    this.length.push(keep);
+    this.cut.push(end - start - keep + dropped);
+    this.ending.push(ending);
+    this.source.push(source);
+    this.count.push(1);
+    this.tag.push(tag);
+    this._used += keep;
+    if (hashes !== null && dropped === 0 && !hashes.has(hash)) hashes.set(hash, slot);
+    return true;
+  }
+
+  private _same(at: number, line: Uint8Array, start: number, end: number): boolean {
+    if (this.cut[at] !== 0 || this.length[at] !== end - start) return false;
+    const off = this.offset[at];
+    for (let i = 0; i < end - start; i++) {
+      if (this._bytes[off + i] !== line[start + i]) return false;
+    }
+    return true;
+  }
+
+  private _reserve(need: number): void {
+    if (need <= this._bytes.length) return;
+    const grown = new Uint8Array(
+      Math.min(this.maxBytes, Math.max(need, this._bytes.length * 2, 256)),
+    );
+    grown.set(this._bytes.subarray(0, this._used));
+    this._bytes = grown;
+  }
+}
+
+/** The last `slots` lines, each cut to `lineCap` content bytes. */
+export class RecordRing {
+  private readonly _slots: number;
+  private readonly _lineCap: number;
+  private readonly _data: Uint8Array[] = [];
+  private readonly _index: number[] = [];
+  private readonly _length: number[] = [];
+  private readonly _cut: number[] = [];
+  private readonly _ending: LineEnding[] = [];
+  private readonly _source: number[] = [];
+  private _next = 0;
+  private _size = 0;
+
+  /** A ring of `slots` lines of at most `lineCap` bytes. */
+  constructor(slots: number, lineCap: number) {
+    this._slots = slots;
+    this._lineCap = lineCap;
+  }
+
+  /** Bytes retained. */
+  retainedBytes(): number {
+    let bytes = this._index.length * RECORD_META_BYTES;
+    for (const d of this._data) bytes += d.byteLength;
+    return bytes;
+  }
+
+  /** Keeps the line, evicting the oldest when full. */
+  add(
+    line: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    dropped: number,
+    index: number,
+  ): void {
+    if (this._slots === 0) return;
+    const slot = this._next;
+    const keep = Math.min(end - start, this._lineCap);
+    let data = this._data[slot];
+    if (data === undefined || data.length < keep) {
+      data = new Uint8Array(Math.min(this._lineCap, Math.max(keep, 64)));
+      this._data[slot] = data;
+    }
+    data.set(line.subarray(start, start + keep));
+    this._index[slot] = index;
+    this._length[slot] = keep;
+    this._cut[slot] = end - start - keep + dropped;
+    this._ending[slot] = ending;
+    this._source[slot] = end - start + dropped + ending;
+    this._next = (slot + 1) % this._slots;
+    if (this._size < this._slots) this._size++;
+  }
+
+  /** Copies the ring's lines, oldest first, into `store` (which must have room), tagged `tag`. */
+  drainInto(store: RecordStore, tag: number): void {
+    const first = (this._next - this._size + this._slots) % this._slots;
+    for (let k = 0; k < this._size; k++) {
+      const s = (first + k) % this._slots;
+      store.add(
+        this._data[s],
+        0,
+        this._length[s],
+        this._ending[s],
+        this._cut[s],
+        this._index[s],
+        tag,
+      );
+    }
+  }
+}

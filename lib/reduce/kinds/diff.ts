@@ -1,0 +1,82 @@
+/**
+ * The `diff` kind (git diff, git show, diff -u): file headers (`diff --git`,
+ * `--- a/…`, `+++ b/…`, mode, rename, index and `Binary files` lines), hunk
+ * headers and git show's commit header are structure; changed lines are
+ * rows keyed by the file, counted apart as added and removed (the summary's
+ * per-file `+N −M`), and their first lines per file are the bounded
+ * changed-line context; unchanged context lines are noise.
+ *
+ * @module
+ */
+import { type Family, type KeySink, type LineParser, Role, startsWith } from "./family.ts";
+
+class DiffParser implements LineParser {
+  private readonly _file = new Uint8Array(256);
+  private _fileLength = 0;
+
+  line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
+    if (start === end) return Role.Noise;
+    const b = bytes[start];
+    if (startsWith(bytes, start, end, "diff ")) {
+      // `diff --git a/x b/x`: the file is after the last " b/".
+      let at = start + 5;
+      for (let i = end - 3; i > start; i--) {
+        if (bytes[i] === 0x20 && bytes[i + 1] === 0x62 && bytes[i + 2] === 0x2f) {
+          at = i + 3;
+          break;
+        }
+      }
+      this._setFile(bytes, at, end);
+      return Role.Structure;
+    }
+    if (startsWith(bytes, start, end, "+++ ")) {
+      let at = start + 4;
+      if (startsWith(bytes, at, end, "b/")) at += 2;
+      let stop = at;
+      while (stop < end && bytes[stop] !== 0x09) stop++;
+      if (!startsWith(bytes, at, end, "/dev/null")) this._setFile(bytes, at, stop);
+      return Role.Structure;
+    }
+    if (
+      startsWith(bytes, start, end, "--- ") || startsWith(bytes, start, end, "@@") ||
+      startsWith(bytes, start, end, "index ") || startsWith(bytes, start, end, "commit ") ||
+      startsWith(bytes, start, end, "Binary files ") ||
+      startsWith(bytes, start, end, "new file mode") ||
+      startsWith(bytes, start, end, "deleted file mode") ||
+      startsWith(bytes, start, end, "rename ") ||
+      startsWith(bytes, start, end, "similarity index") ||
+      startsWith(bytes, start, end, "old mode") ||
+      startsWith(bytes, start, end, "new mode") || startsWith(bytes, start, end, "Only in ")
+    ) {
+      return Role.Structure;
+    }
+    if ((b === 0x2b || b === 0x2d) && this._fileLength > 0) {
+      sink.key(this._file, 0, this._fileLength);
+      sink.minus = b === 0x2d;
+      return Role.Row;
+    }
+    if (b === 0x20 && this._fileLength > 0) return Role.Noise;
+    return Role.Other;
+  }
+
+  private _setFile(bytes: Uint8Array, start: number, end: number): void {
+    const n = Math.min(end - start, this._file.length);
+    this._file.set(bytes.subarray(start, start + n));
+    this._fileLength = n;
+  }
+
+  retainedBytes(): number {
+    return this._file.byteLength;
+  }
+}
+
+/** The diff family. */
+export const DIFF: Family = {
+  rowNoun: "changed line",
+  keyNoun: "file",
+  key2Noun: "",
+  samplesPerKey: 3,
+  textShowsFailure: false,
+  headRows: false,
+  create: () => new DiffParser(),
+};

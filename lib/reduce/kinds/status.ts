@@ -1,0 +1,80 @@
+/**
+ * The `status` kind (git status long, short and branch forms): the branch
+ * and upstream lines and section headers are structure, `(use "git …")`
+ * hints are noise, and every entry is a row keyed by its group (`modified`,
+ * `new file`, `untracked`, or the short form's `XY` code), so the summary
+ * gives grouped counts and the examples come from every group.
+ *
+ * @module
+ */
+import {
+  type Family,
+  type KeySink,
+  type LineParser,
+  Role,
+  skipBlanks,
+  startsWith,
+} from "./family.ts";
+
+const UNTRACKED = new TextEncoder().encode("untracked");
+
+class StatusParser implements LineParser {
+  private _untracked = false;
+
+  line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
+    if (start === end) return Role.Noise;
+    const at = skipBlanks(bytes, start, end);
+    if (startsWith(bytes, at, end, "(use ") || startsWith(bytes, at, end, "(commit or discard")) {
+      return Role.Noise;
+    }
+    if (startsWith(bytes, start, end, "## ")) return Role.Structure;
+    if (at === start) {
+      // Long form headers, or a short-form entry `XY path`.
+      if (
+        end - start > 3 && bytes[start + 2] === 0x20 &&
+        /^[ MADRCU?!]{2}$/.test(String.fromCharCode(bytes[start], bytes[start + 1]))
+      ) {
+        sink.key(bytes, start, start + 2);
+        return Role.Row;
+      }
+      this._untracked = startsWith(bytes, start, end, "Untracked files:");
+      return Role.Structure;
+    }
+    if (bytes[start] === 0x3f && bytes[start + 1] === 0x3f) {
+      sink.key(bytes, start, start + 2);
+      return Role.Row;
+    }
+    // `\tmodified:   path` or, under "Untracked files:", `\tpath`.
+    for (let i = at; i < end - 1; i++) {
+      if (bytes[i] === 0x3a && bytes[i + 1] === 0x20) {
+        sink.key(bytes, at, i);
+        return Role.Row;
+      }
+    }
+    if (this._untracked) sink.key(UNTRACKED, 0, UNTRACKED.length);
+    else if (
+      bytes[start] === 0x20 &&
+      /^ [MADRCU?!] /.test(
+        String.fromCharCode(bytes[start], bytes[start + 1], bytes[start + 2] ?? 0),
+      )
+    ) {
+      sink.key(bytes, start, start + 2);
+    }
+    return Role.Row;
+  }
+
+  retainedBytes(): number {
+    return 8;
+  }
+}
+
+/** The status family. */
+export const STATUS: Family = {
+  rowNoun: "change",
+  keyNoun: "group",
+  key2Noun: "",
+  samplesPerKey: 2,
+  textShowsFailure: false,
+  headRows: false,
+  create: () => new StatusParser(),
+};

@@ -1,0 +1,88 @@
+/**
+ * The `test` kind (cargo test and nextest, jest, vitest, node --test, deno
+ * test, mocha, pytest, go test, ctest, dotnet test, Maven Surefire,
+ * Gradle): passing-test lines and per-test progress (`test x ... ok`,
+ * `=== RUN`, `--- PASS:`, `x.py::t PASSED`, `# Subtest:`, TAP `ok N`, TAP
+ * YAML blocks, pytest's `....  [ 50%]` rows) are noise; failing marks
+ * without a marker word (`✕ adds`, `× parses`, `✗`, `not ok N - …`, jest's
+ * `● title`, mocha's `  1) title`) are
+ * failures; diagnostics with their context and the runner's own summary
+ * lines are kept by the engine.
+ *
+ * @module
+ */
+import { Evidence } from "../evidence.ts";
+import { type Family, type KeySink, Role, skipBlanks, startsWith, stateless } from "./family.ts";
+
+const NOISE_PREFIXES = [
+  "=== RUN",
+  "=== PAUSE",
+  "=== CONT",
+  "--- PASS:",
+  "--- SKIP:",
+  "# Subtest:",
+  "duration_ms:",
+  "type: 'test'",
+  "type: 'suite'",
+  "Running ",
+  "running ",
+  "Doc-tests ",
+  "PASSED ",
+  "RUN ",
+  "[INFO] Running ",
+  "Starting test",
+];
+
+const FAILURE_MARKS = ["✕ ", "× ", "✗ ", "✘ ", "not ok ", "● "];
+
+function line(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  flags: number,
+  _sink: KeySink,
+): number {
+  if ((flags & Evidence.Passing) !== 0) return Role.Noise;
+  const at = skipBlanks(bytes, start, end);
+  if (at === end) return Role.Noise;
+  for (const mark of FAILURE_MARKS) if (startsWith(bytes, at, end, mark)) return Role.Failure;
+  if (at > start && mocha(bytes, at, end)) return Role.Failure;
+  for (const prefix of NOISE_PREFIXES) if (startsWith(bytes, at, end, prefix)) return Role.Noise;
+  if (
+    endsWith(bytes, start, end, " ... ok") || endsWith(bytes, start, end, " PASSED") ||
+    endsWith(bytes, start, end, " passed") || endsWith(bytes, start, end, " ... ignored")
+  ) {
+    return Role.Noise;
+  }
+  if (endsWith(bytes, start, end, "%]") && bytes[at] !== 0x3d) return Role.Noise; // pytest progress
+  const b = bytes[at];
+  if (
+    (b === 0x2d && bytes[at + 1] === 0x2d && bytes[at + 2] === 0x2d && end - at === 3) ||
+    (b === 0x2e && bytes[at + 1] === 0x2e && bytes[at + 2] === 0x2e && end - at === 3)
+  ) {
+    return Role.Noise; // TAP YAML block edges
+  }
+  return Role.Other;
+}
+
+/** A mocha failure title: `  1) suite name` (indented, a number, `) `). */
+function mocha(bytes: Uint8Array, at: number, end: number): boolean {
+  let i = at;
+  while (i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39) i++;
+  return i > at && i + 1 < end && bytes[i] === 0x29 && bytes[i + 1] === 0x20;
+}
+
+function endsWith(bytes: Uint8Array, start: number, end: number, text: string): boolean {
+  return end - start >= text.length && startsWith(bytes, end - text.length, end, text);
+}
+
+/** The test family. */
+export const TEST: Family = {
+  rowNoun: "",
+  keyNoun: "",
+  key2Noun: "",
+  samplesPerKey: 0,
+  textShowsFailure: true,
+  headRows: false,
+  create: stateless(line),
+};

@@ -1,0 +1,651 @@
+/**
+ * The typed reducer engine behind every typed kind (`search`, `diff`,
+ * `status`, `test`, `build`, `install`, `log`, `list`): one bounded
+ * streaming state machine that splits lines, removes ANSI sequences, asks
+ * the kind's {@link Family} parser for each line's role and the shared
+ * classifier (`evidence.ts`) for its evidence, keeps bounded records, and at
+ * finish selects evidence in the ranked order of seed 001:
+ *
+ * 1. outcomes: host truncation notices, exit and timeout notices, and the
+ *    runner's own summary lines (mandatory: if they cannot all fit the
+ *    policy's `maxOutputBytes` and the input is still buffered, the exact
+ *    input is kept; otherwise the ones that fit are kept and the rest
+ *    counted);
+ * 2. diagnostics (failures first, then warnings) with the lines right
+ *    after a failure as bounded context, exact duplicates once with a count;
+ * 3. structural lines of the family (diff and hunk headers, branch lines);
+ * 4. a fixed summary of rows by key (`[yarp: 1,204 matches in 31 files: …]`);
+ * 5. diverse examples: the first rows of each key, key by key;
+ * 6. head and tail fill.
+ *
+ * Budgets: the failure policy is used when the child failed, when the
+ * rule's success policy is its failure policy (the planner's rule for an
+ * incomplete status), or when the text shows a failure (a line with an
+ * error, fail, panic, traceback, exception or assertion marker that is not
+ * a summary). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
+ * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every line
+ * with a diagnostic marker that is not shown is counted in one line
+ * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
+ * ends with the shared omission marker; the minimum-savings gate and the
+ * hard `maxOutputBytes` limit are the shared ones.
+ *
+ * A form the family does not recognise is all `Other` lines: the result is
+ * then evidence plus bounded head/tail, the internal fallback.
+ *
+ * State bound: `typedStateBytes` (`typed_budget.ts`) of the envelope plus
+ * the fixed state; nothing grows with the input.
+ *
+ * @module
+ */
+import { LINE_END_CRLF, LINE_END_LF, type LineEnding, LineSplitter } from "../bytes/mod.ts";
+import type { OutputPolicy, ReductionRule } from "../rules/model.ts";
+import { FIXED_STATE_BYTES, selectPolicy, streamEnvelope } from "./budget.ts";
+import { Evidence, formFlags, MANDATORY, markerFlags } from "./evidence.ts";
+import { type Family, type KeySink, type LineParser, Role } from "./kinds/family.ts";
+import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
+import { hashBytes, RecordRing, RecordStore } from "./_records.ts";
+import {
+  CONTEXT_LINES,
+  DIAGNOSTIC_RECORDS,
+  HEAD_LINES,
+  KEY_BYTES,
+  MANDATORY_RECORDS,
+  MAX_KEYS,
+  MAX_KEYS2,
+  ROW_BYTES,
+  STRUCTURE_RECORDS,
+  SUCCESS_BUDGET_BYTES,
+  SUCCESS_LINE_BYTES,
+  SUMMARY_HEAD,
+  SUMMARY_TAIL,
+  TAIL_LINES,
+} from "./typed_budget.ts";
+import { LineContent } from "./_line_content.ts";
+import type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
+
+/** Tags of records. */
+const TAG_LINE = 0;
+const TAG_CONTEXT = 1;
+
+const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+
+/** A bounded table of keys with row counts and the first rows of each as samples. */
+class KeyTable {
+  readonly keys: Uint8Array[] = [];
+  readonly counts: number[] = [];
+  readonly minus: number[] = [];
+  /** Sample record slots per key, in `samples`. */
+  readonly sampleSlots: number[][] = [];
+  /** Rows whose key did not fit the table. */
+  otherRows = 0;
+  private readonly _max: number;
+  private readonly _map = new Map<number, number>();
+
+  constructor(max: number) {
+    this._max = max;
+  }
+
+  /** Counts a row of key `key[0, length)`; returns its slot, or -1 when the table is full. */
+  count(key: Uint8Array, length: number, minus: boolean): number {
+    const hash = hashBytes(key, 0, length);
+    let slot = this._map.get(hash);
+    if (slot !== undefined && !sameKey(this.keys[slot], key, length)) {
+      slot = this._scan(key, length);
+    }
+    if (slot === undefined) {
+      if (this.keys.length >= this._max) {
+        this.otherRows++;
+        return -1;
+      }
+      slot = this.keys.length;
+      if (!this._map.has(hash)) this._map.set(hash, slot);
+      this.keys.push(key.slice(0, length));
+      this.counts.push(0);
+      this.minus.push(0);
+      this.sampleSlots.push([]);
+    }
+    if (minus) this.minus[slot]++;
+    else this.counts[slot]++;
+    return slot;
+  }
+
+  /** The slot of `key` found by comparing every key (after a hash collision). */
+  private _scan(key: Uint8Array, length: number): number | undefined {
+    for (let i = 0; i < this.keys.length; i++) if (sameKey(this.keys[i], key, length)) return i;
+    return undefined;
+  }
+
+  retainedBytes(): number {
+    return this.keys.length * (KEY_BYTES + 64);
+  }
+}
+
+function sameKey(stored: Uint8Array, key: Uint8Array, length: number): boolean {
+  if (stored.length !== length) return false;
+  for (let i = 0; i < length; i++) if (stored[i] !== key[i]) return false;
+  return true;
+}
+
+/** One line chosen for output. */
+interface Pick {
+  readonly index: number;
+  readonly store: RecordStore;
+  readonly slot: number;
+  readonly shown: number;
+  readonly size: number;
+}
+
+/** Typed streaming reducer for one stream; state bound: `streamMemoryBound(rule)`. */
+export class TypedStreamReducer implements StreamReducer, KeySink {
+  private readonly _rule: ReductionRule;
+  private readonly _family: Family;
+  private readonly _parser: LineParser;
+  private readonly _lines: LineSplitter;
+  private readonly _content: LineContent;
+  private readonly _rawLimit: number;
+  private readonly _lineBytes: number;
+  private _raw: Uint8Array | null = new Uint8Array(0);
+  private _rawUsed = 0;
+  private _inputBytes = 0;
+  private _inputLines = 0;
+  private _firstEnding: LineEnding | -1 = -1;
+  private _altered = false;
+
+  private readonly _mandatory: RecordStore;
+  private readonly _failures: RecordStore;
+  private readonly _warnings: RecordStore;
+  private readonly _summaryHead: RecordStore;
+  private readonly _summaryTail: RecordRing;
+  private readonly _structure: RecordStore;
+  private readonly _samples: RecordStore;
+  private readonly _head: RecordStore;
+  private readonly _tail: RecordRing;
+  private readonly _keys = new KeyTable(MAX_KEYS);
+  private readonly _keys2 = new KeyTable(MAX_KEYS2);
+  private _summaryLines = 0;
+  private _mandatoryLost = 0;
+  private _diagnosticLines = 0;
+  private _failureText = false;
+  private _rows = 0;
+  private _context = 0;
+
+  // KeySink
+  private readonly _key = new Uint8Array(KEY_BYTES);
+  private _keyLength = -1;
+  private readonly _key2 = new Uint8Array(KEY_BYTES);
+  private _key2Length = -1;
+  minus = false;
+
+  /** Prepares state for `rule` under `family`. */
+  constructor(rule: ReductionRule, family: Family) {
+    this._rule = rule;
+    this._family = family;
+    this._parser = family.create();
+    const env = streamEnvelope(rule);
+    this._rawLimit = env.rawBytes;
+    this._lineBytes = env.lineBytes;
+    this._lines = new LineSplitter(env.lineBytes);
+    this._content = new LineContent(true, env.lineBytes);
+    const line = env.lineBytes;
+    this._mandatory = new RecordStore(env.outputBytes, MANDATORY_RECORDS, line);
+    this._failures = new RecordStore(env.outputBytes, DIAGNOSTIC_RECORDS, line);
+    this._warnings = new RecordStore(env.outputBytes, DIAGNOSTIC_RECORDS, line, true);
+    this._summaryHead = new RecordStore(SUMMARY_HEAD * line, SUMMARY_HEAD, line);
+    this._summaryTail = new RecordRing(SUMMARY_TAIL, line);
+    this._structure = new RecordStore(STRUCTURE_RECORDS * ROW_BYTES, STRUCTURE_RECORDS, ROW_BYTES);
+    const perKey = family.samplesPerKey;
+    this._samples = new RecordStore(MAX_KEYS * perKey * ROW_BYTES, MAX_KEYS * perKey, ROW_BYTES);
+    this._head = new RecordStore(HEAD_LINES * ROW_BYTES, HEAD_LINES, ROW_BYTES);
+    this._tail = new RecordRing(TAIL_LINES, ROW_BYTES);
+  }
+
+  /** {@link KeySink.key}. */
+  key(bytes: Uint8Array, start: number, end: number): void {
+    const n = Math.min(end - start, KEY_BYTES);
+    this._key.set(bytes.subarray(start, start + n));
+    this._keyLength = n;
+  }
+
+  /** {@link KeySink.key2}. */
+  key2(bytes: Uint8Array, start: number, end: number): void {
+    const n = Math.min(end - start, KEY_BYTES);
+    this._key2.set(bytes.subarray(start, start + n));
+    this._key2Length = n;
+  }
+
+  /** Feeds one chunk. */
+  push(chunk: Uint8Array): void {
+    this._inputBytes += chunk.length;
+    this._keepRaw(chunk);
+    this._content.forget();
+    const lines = this._lines;
+    lines.feed(chunk);
+    while (lines.next()) {
+      this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
+    }
+  }
+
+  /** Renders under the policy `status` selects (see the module contract). */
+  finish(status: ChildStatus, recovery: Recovery): ReducedStream {
+    const lines = this._lines;
+    this._content.forget();
+    if (lines.finish()) {
+      this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
+    }
+    return this._render(status, recovery);
+  }
+
+  /** Bytes of state retained now. */
+  retainedBytes(): number {
+    return (this._raw?.byteLength ?? 0) + this._lines.retainedBytes() +
+      this._content.retainedBytes() + this._parser.retainedBytes() +
+      this._mandatory.retainedBytes() + this._failures.retainedBytes() +
+      this._warnings.retainedBytes() + this._summaryHead.retainedBytes() +
+      this._summaryTail.retainedBytes() + this._structure.retainedBytes() +
+      this._samples.retainedBytes() + this._head.retainedBytes() + this._tail.retainedBytes() +
+      this._keys.retainedBytes() + this._keys2.retainedBytes() + FIXED_STATE_BYTES;
+  }
+
+  private _keepRaw(chunk: Uint8Array): void {
+    if (this._raw === null) return;
+    const need = this._rawUsed + chunk.length;
+    if (need > this._rawLimit) {
+      this._raw = null;
+      return;
+    }
+    if (need > this._raw.length) {
+      const grown = new Uint8Array(
+        Math.min(this._rawLimit, Math.max(need, this._raw.length * 2, 4096)),
+      );
+      grown.set(this._raw.subarray(0, this._rawUsed));
+      this._raw = grown;
+    }
+    this._raw.set(chunk, this._rawUsed);
+    this._rawUsed = need;
+  }
+
+  private _line(
+    raw: Uint8Array,
+    rawStart: number,
+    rawEnd: number,
+    ending: LineEnding,
+    dropped: number,
+  ): void {
+    const index = this._inputLines++;
+    if (this._firstEnding === -1 && ending !== 0) this._firstEnding = ending;
+    const content = this._content;
+    if (content.read(raw, rawStart, rawEnd)) this._altered = true;
+    const b = content.bytes;
+    const start = content.start;
+    const end = content.end;
+    const marks = markerFlags(b, start, end);
+    this._keyLength = -1;
+    this._key2Length = -1;
+    this.minus = false;
+    const role = this._parser.line(b, start, end, marks, this);
+    if (
+      role === Role.Noise && !this._family.textShowsFailure &&
+      (marks & Evidence.Diagnostic) !== 0 && formFlags(b, start, end) === 0
+    ) {
+      this._diagnosticLines++;
+      return;
+    }
+    if (role === Role.Row) {
+      if ((marks & Evidence.Diagnostic) !== 0) this._diagnosticLines++;
+      this._row(b, start, end, ending, dropped, index);
+      if (
+        this._family.headRows &&
+        this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)
+      ) {
+        return;
+      }
+      this._fill(b, start, end, ending, dropped, index);
+      return;
+    }
+    const forms = formFlags(b, start, end);
+    if ((forms & MANDATORY) !== 0) {
+      if (!this._mandatory.add(b, start, end, ending, dropped, index, TAG_LINE)) {
+        this._mandatoryLost++;
+      }
+      return;
+    }
+    if ((forms & Evidence.Summary) !== 0) {
+      this._summaryLines++;
+      if (!this._summaryHead.add(b, start, end, ending, dropped, index, TAG_LINE)) {
+        this._summaryTail.add(b, start, end, ending, dropped, index);
+      }
+      return;
+    }
+    if ((marks & Evidence.Diagnostic) !== 0 || role === Role.Failure || role === Role.Important) {
+      if ((marks & Evidence.Diagnostic) !== 0) this._diagnosticLines++;
+      const failure = role === Role.Failure || (marks & Evidence.Failure) !== 0;
+      if (failure) {
+        if (this._family.textShowsFailure) this._failureText = true;
+        this._failures.add(b, start, end, ending, dropped, index, TAG_LINE);
+        this._context = CONTEXT_LINES;
+      } else {
+        this._warnings.add(b, start, end, ending, dropped, index, TAG_LINE);
+      }
+      return;
+    }
+    if (role === Role.Noise) return;
+    if (this._context > 0) {
+      this._context--;
+      this._failures.add(b, start, end, ending, dropped, index, TAG_CONTEXT);
+      return;
+    }
+    if (role === Role.Structure) {
+      if (this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)) return;
+    }
+    this._fill(b, start, end, ending, dropped, index);
+  }
+
+  private _row(
+    b: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    dropped: number,
+    index: number,
+  ): void {
+    this._rows++;
+    if (this._keyLength >= 0) {
+      const slot = this._keys.count(this._key, this._keyLength, this.minus);
+      if (slot >= 0) {
+        const samples = this._keys.sampleSlots[slot];
+        if (samples.length < this._family.samplesPerKey && !this._family.headRows) {
+          const at = this._samples.size;
+          if (this._samples.add(b, start, end, ending, dropped, index, TAG_LINE)) samples.push(at);
+        }
+      }
+    }
+    if (this._key2Length >= 0) this._keys2.count(this._key2, this._key2Length, false);
+  }
+
+  private _fill(
+    b: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    dropped: number,
+    index: number,
+  ): void {
+    if (!this._head.add(b, start, end, ending, dropped, index, TAG_LINE)) {
+      this._tail.add(b, start, end, ending, dropped, index);
+    }
+  }
+
+  private _render(status: ChildStatus, recovery: Recovery): ReducedStream {
+    const rule = this._rule;
+    const selected = selectPolicy(rule, status);
+    const failed = selected === rule.failure || rule.success === rule.failure || this._failureText;
+    const policy: OutputPolicy = failed ? rule.failure : rule.success;
+    const eol = this._firstEnding === LINE_END_CRLF ? "\r\n" : "\n";
+    const eolBytes = eol.length;
+    const hard = policy.maxOutputBytes;
+    const optionalLimit = failed ? hard : Math.min(hard, SUCCESS_BUDGET_BYTES);
+    const lineCap = (optional: boolean) =>
+      Math.min(policy.maxLineBytes, failed || !optional ? policy.maxLineBytes : SUCCESS_LINE_BYTES);
+
+    // Room for the marker and the two fixed lines, at their largest counts.
+    const worst = omissionMarker({
+      keptLines: this._inputLines,
+      inputLines: this._inputLines,
+      omittedLines: this._inputLines,
+      omittedBytes: this._inputBytes,
+      truncatedLines: this._inputLines,
+    }, recovery).length + 8 + eolBytes;
+    const diagnosticNote = this._diagnosticNote(this._diagnosticLines);
+    const reserve = worst + (diagnosticNote.length + eolBytes) + 16;
+
+    const picks: Pick[] = [];
+    const taken = new Set<number>();
+    let used = 0;
+    const pick = (store: RecordStore, slot: number, optional: boolean, limit: number): boolean => {
+      const index = store.index[slot];
+      if (taken.has(index)) return true;
+      const cap = lineCap(optional);
+      const length = store.length[slot];
+      const shown = Math.min(length, cap);
+      const omitted = length - shown + store.cut[slot];
+      let size = shown + store.ending[slot] +
+        (omitted > 0 ? byteLength(truncationMarker(omitted)) : 0);
+      if (store.ending[slot] === 0) size += eolBytes;
+      if (store.count[slot] > 1) size += byteLength(repeatNote(store.count[slot])) + eolBytes;
+      if (used + size > limit - reserve) return false;
+      used += size;
+      taken.add(index);
+      picks.push({ index, store, slot, shown, size });
+      return true;
+    };
+
+    // 1. mandatory: notices, outcomes, summaries.
+    const summaries = new RecordStore(
+      (SUMMARY_HEAD + SUMMARY_TAIL) * this._lineBytes,
+      SUMMARY_HEAD + SUMMARY_TAIL,
+      Number.MAX_SAFE_INTEGER,
+    );
+    copyStore(this._summaryHead, summaries);
+    this._summaryTail.drainInto(summaries, TAG_LINE);
+    let lostMandatory = this._mandatoryLost + (this._summaryLines - summaries.size);
+    for (const store of [this._mandatory, summaries]) {
+      for (let s = 0; s < store.size; s++) if (!pick(store, s, false, hard)) lostMandatory++;
+    }
+    if (lostMandatory > 0 && this._raw !== null) return this._unchanged();
+
+    // 2. diagnostics: failures (with context), then warnings.
+    for (let s = 0; s < this._failures.size; s++) pick(this._failures, s, false, hard);
+    for (let s = 0; s < this._warnings.size; s++) pick(this._warnings, s, false, hard);
+
+    // 3. the fixed summary of rows by key.
+    const keyLine = this._keySummary(failed ? 12 : 4);
+    let extra = 0;
+    if (keyLine !== "" && used + keyLine.length + eolBytes <= optionalLimit - reserve) {
+      extra = byteLength(keyLine) + eolBytes;
+      used += extra;
+    }
+    // 4. structure.
+    for (let s = 0; s < this._structure.size; s++) {
+      if (!pick(this._structure, s, true, optionalLimit)) break;
+    }
+    // 5. diverse examples: sample k of every key, then k+1.
+    const keys = this._keys;
+    for (let k = 0; k < this._family.samplesPerKey; k++) {
+      for (let key = 0; key < keys.keys.length; key++) {
+        const slot = keys.sampleSlots[key][k];
+        if (slot !== undefined) pick(this._samples, slot, true, optionalLimit);
+      }
+    }
+    // 6. head and tail fill.
+    const tail = new RecordStore(TAIL_LINES * ROW_BYTES, TAIL_LINES, ROW_BYTES);
+    this._tail.drainInto(tail, TAG_LINE);
+    const headBudget = optionalLimit - Math.floor((optionalLimit - used - reserve) / 3);
+    for (let s = 0; s < this._head.size; s++) if (!pick(this._head, s, true, headBudget)) break;
+    for (let s = tail.size - 1; s >= 0; s--) if (!pick(tail, s, true, optionalLimit)) break;
+
+    picks.sort((a, b) => a.index - b.index);
+    let keptSource = 0;
+    let truncated = 0;
+    let keptLines = 0;
+    let shownDiagnostics = 0;
+    for (const p of picks) {
+      keptLines++;
+      const { store, slot } = p;
+      keptSource += store.length[slot] + store.cut[slot] + store.ending[slot];
+      if (p.shown < store.length[slot] || store.cut[slot] > 0) truncated++;
+      if (
+        (markerFlags(store.bytes, store.offset[slot], store.offset[slot] + store.length[slot]) &
+          Evidence.Diagnostic) !== 0
+      ) {
+        shownDiagnostics += store.count[slot];
+      }
+    }
+    const omittedLines = this._inputLines - keptLines;
+    if (omittedLines === 0 && truncated === 0 && !this._altered && this._raw !== null) {
+      return this._unchanged();
+    }
+    const note = this._diagnosticNote(this._diagnosticLines - shownDiagnostics);
+    const marker = omissionMarker({
+      keptLines,
+      inputLines: this._inputLines,
+      omittedLines,
+      omittedBytes: Math.max(0, this._inputBytes - keptSource),
+      truncatedLines: truncated,
+    }, recovery);
+    const tailText = (keyLine !== "" && extra > 0 ? keyLine + eol : "") +
+      (note !== "" ? note + eol : "") + marker + eol;
+    const tailBytes = encoder.encode(tailText);
+    const out = new Uint8Array(used + tailBytes.length);
+    let at = 0;
+    for (const p of picks) {
+      const { store, slot } = p;
+      const off = store.offset[slot];
+      out.set(store.bytes.subarray(off, off + p.shown), at);
+      at += p.shown;
+      const omitted = store.length[slot] - p.shown + store.cut[slot];
+      if (omitted > 0) {
+        at += encoder.encodeInto(truncationMarker(omitted), out.subarray(at)).written;
+      }
+      const ending = store.ending[slot];
+      at += writeEnding(
+        out,
+        at,
+        ending === 0 ? (eolBytes === 2 ? LINE_END_CRLF : LINE_END_LF) : ending,
+      );
+      if (store.count[slot] > 1) {
+        at += encoder.encodeInto(repeatNote(store.count[slot]) + eol, out.subarray(at)).written;
+      }
+    }
+    out.set(tailBytes, at);
+    at += tailBytes.length;
+    const bytes = out.subarray(0, at);
+    if (this._raw !== null) {
+      const input = this._rawUsed;
+      if (bytes.length > policy.maxOutputBytes && input <= policy.maxOutputBytes) {
+        return this._unchanged();
+      }
+      if (input <= policy.maxOutputBytes && input - bytes.length < policy.minSavingsBytes) {
+        return this._unchanged();
+      }
+      if (bytes.length >= input) return this._unchanged();
+    }
+    return {
+      bytes,
+      changed: true,
+      omittedLines,
+      omittedBytes: Math.max(0, this._inputBytes - keptSource),
+      truncatedLines: truncated,
+      inputBytes: this._inputBytes,
+      inputLines: this._inputLines,
+    };
+  }
+
+  private _unchanged(): ReducedStream {
+    const raw = this._raw!;
+    return {
+      bytes: this._rawUsed === 0 ? EMPTY : raw.slice(0, this._rawUsed),
+      changed: false,
+      omittedLines: 0,
+      omittedBytes: 0,
+      truncatedLines: 0,
+      inputBytes: this._inputBytes,
+      inputLines: this._inputLines,
+    };
+  }
+
+  private _diagnosticNote(omitted: number): string {
+    if (omitted <= 0) return "";
+    const lines = omitted === 1 ? "line carries" : "lines carry";
+    return `[yarp: ${formatCount(omitted)} omitted ${lines} error or warning markers]`;
+  }
+
+  /** `[yarp: 1,204 matches in 31 files: src/a.ts 120 · src/b.ts 40 · … 29 more files]`, or "". */
+  private _keySummary(shown: number): string {
+    const family = this._family;
+    if (this._rows === 0) return "";
+    const keys = this._keys;
+    const rows = this._rows;
+    let text = `[yarp: ${plural(rows, family.rowNoun)}`;
+    if (family.keyNoun !== "" && keys.keys.length > 0) {
+      const order = keys.keys.map((_, i) => i).sort((a, b) =>
+        (keys.counts[b] + keys.minus[b]) - (keys.counts[a] + keys.minus[a]) || a - b
+      );
+      const more = keys.otherRows > 0;
+      text += ` in ${more ? "over " : ""}${plural(keys.keys.length, family.keyNoun)}:`;
+      const list = order.slice(0, shown).map((i) => {
+        const name = latin1Key(keys.keys[i]);
+        return family.rowNoun === "changed line"
+          ? `${name} +${formatCount(keys.counts[i])} −${formatCount(keys.minus[i])}`
+          : `${name} ${formatCount(keys.counts[i])}`;
+      });
+      text += " " + list.join(" · ");
+      const rest = keys.keys.length - Math.min(shown, keys.keys.length);
+      if (rest > 0) text += ` · ${plural(rest, "more " + family.keyNoun)}`;
+      if (more) {
+        text += ` · ${plural(keys.otherRows, family.rowNoun)} in further ${family.keyNoun}s`;
+      }
+    }
+    const keys2 = this._keys2;
+    if (family.key2Noun !== "" && keys2.keys.length > 0) {
+      const order = keys2.keys.map((_, i) => i).sort((a, b) =>
+        keys2.counts[b] - keys2.counts[a] || a - b
+      );
+      text += `; by ${family.key2Noun}: ` +
+        order.slice(0, shown).map((i) =>
+          `${latin1Key(keys2.keys[i])} ${formatCount(keys2.counts[i])}`
+        )
+          .join(" · ");
+    }
+    return text + "]";
+  }
+}
+
+function plural(n: number, word: string): string {
+  if (n === 1) return `1 ${word}`;
+  const last = word.split(" ").pop()!;
+  const many = last.endsWith("y") && !last.endsWith("ey")
+    ? word.slice(0, -1) + "ies"
+    : last.endsWith("ch") || last.endsWith("s")
+    ? word + "es"
+    : word + "s";
+  return `${formatCount(n)} ${many}`;
+}
+
+/** A key's bytes as text, invalid UTF-8 replaced. */
+function latin1Key(key: Uint8Array): string {
+  return new TextDecoder().decode(key);
+}
+
+function repeatNote(count: number): string {
+  return `[yarp: the line above appears ${formatCount(count)} times]`;
+}
+
+function byteLength(text: string): number {
+  return encoder.encode(text).length;
+}
+
+function writeEnding(out: Uint8Array, at: number, ending: LineEnding): number {
+  if (ending === LINE_END_CRLF) {
+    out[at] = 13;
+    out[at + 1] = 10;
+    return 2;
+  }
+  out[at] = 10;
+  return 1;
+}
+
+function copyStore(from: RecordStore, to: RecordStore): void {
+  for (let s = 0; s < from.size; s++) {
+    const off = from.offset[s];
+    to.add(
+      from.bytes,
+      off,
+      off + from.length[s],
+      from.ending[s],
+      from.cut[s],
+      from.index[s],
+      from.tag[s],
+    );
+  }
+}

@@ -1,0 +1,376 @@
+/**
+ * The typed reducer kinds (lib/reduce/typed.ts, lib/reduce/kinds/): for
+ * every kind, properties over family-shaped streams (output within
+ * `max_output_bytes`, identical under any chunking, every diagnostic line
+ * kept or counted, summaries and host truncation notices kept, state within
+ * its bound), and examples of each kind's evidence.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { createStreamReducer, streamMemoryBound, SUCCESS_BUDGET_BYTES } from "../lib/reduce/mod.ts";
+import { classifyText, Evidence } from "../lib/reduce/evidence.ts";
+import {
+  type OutputPolicy,
+  type ReductionRule,
+  TYPED_REDUCER_KINDS,
+  type TypedReducerKind,
+} from "../lib/rules/model.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+const SUCCESS: OutputPolicy = {
+  headLines: 40,
+  tailLines: 40,
+  maxLineBytes: 2048,
+  maxOutputBytes: 4096,
+  minSavingsBytes: 256,
+};
+const FAILURE: OutputPolicy = {
+  headLines: 200,
+  tailLines: 200,
+  maxLineBytes: 4096,
+  maxOutputBytes: 16384,
+  minSavingsBytes: 128,
+};
+
+function rule(kind: TypedReducerKind, success = SUCCESS, failure = FAILURE): ReductionRule {
+  return {
+    id: `t/${kind}`,
+    action: "reduce",
+    match: { programs: ["t"], argvPrefix: [], argvContainsAll: [] },
+    reducer: { kind },
+    success,
+    failure,
+  };
+}
+
+function reduce(r: ReductionRule, chunks: Uint8Array[], code: number) {
+  const reducer = createStreamReducer(r);
+  let peak = 0;
+  for (const chunk of chunks) {
+    reducer.push(chunk);
+    peak = Math.max(peak, reducer.retainedBytes());
+  }
+  const out = reducer.finish({ code }, { kind: "archived", id: "a1b2c3" });
+  return { out, peak: Math.max(peak, reducer.retainedBytes()) };
+}
+
+function text(r: ReductionRule, input: string, code = 0): string {
+  return dec.decode(reduce(r, [enc.encode(input)], code).out.bytes);
+}
+
+/** Lines of each family's shape, plus evidence every kind must keep. */
+const SHAPES: Record<TypedReducerKind, readonly string[]> = {
+  search: ["src/a.ts:12:const x = 1;", "lib/b/c.py:3:def f(): pass", "docs/x.md:1:# Title", "--"],
+  diff: ["diff --git a/x.ts b/x.ts", "@@ -1,3 +1,4 @@", "+added line", "-removed line", " same"],
+  status: [
+    "On branch main",
+    "\tmodified:   src/a.ts",
+    "?? new.txt",
+    " M lib/b.ts",
+    '  (use "git add")',
+  ],
+  test: [
+    "✓ adds numbers (2 ms)",
+    "ok 1 - parses",
+    "test a::b ... ok",
+    "=== RUN   TestX",
+    "  ✕ fails",
+  ],
+  build: [
+    "   Compiling foo v1.2.3",
+    "[12/480] Building CXX object a.o",
+    "gcc -c a.c",
+    "make[1]: Entering directory '/x'",
+  ],
+  install: [
+    "npm http fetch GET 200 https://r/x",
+    "[1/4] Resolving packages...",
+    "Collecting six",
+    "Setting up x (1.0)",
+  ],
+  log: [
+    "commit 0123456789abcdef0123456789abcdef01234567",
+    "Author: A <a@b>",
+    "    Subject line",
+    "",
+    "abc1234 One-line subject",
+  ],
+  list: [
+    "src/a/b.ts",
+    "./lib/x.json",
+    "-rw-r--r-- 1 u g 12 Jan 1 00:00 file.txt",
+    "dir:",
+    "total 12",
+  ],
+};
+
+const EVIDENCE_LINES = [
+  "src/a.c:3:1: error: expected ';' before '}' token",
+  "warning: unused variable `x`",
+  "panic: runtime error: index out of range",
+  "Traceback (most recent call last):",
+  "AssertionError: expected 1 to equal 2",
+  "FAILED tests/test_a.py::test_b - assert 1 == 2",
+];
+const SUMMARY_LINES = [
+  "Tests:       1 failed, 5 passed, 6 total",
+  "test result: FAILED. 3 passed; 1 failed; 0 ignored",
+  "✔ 4004 passed, 0 failed, 5 skipped",
+];
+const NOTICES = ["... [1,204 lines truncated] ...", "....stripped due to length...."];
+
+function lineArb(kind: TypedReducerKind): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...SHAPES[kind]) },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(fc.constantFrom(...SHAPES[kind]), fc.nat(9999)).map(([l, n]) =>
+        `${l} ${n}`
+      ),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(...EVIDENCE_LINES) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => s.replaceAll("\n", " ")) },
+  );
+}
+
+function streamArb(kind: TypedReducerKind) {
+  return fc.record({
+    lines: fc.array(lineArb(kind), { minLength: 0, maxLength: 400 }),
+    summary: fc.option(fc.constantFrom(...SUMMARY_LINES), { nil: undefined }),
+    notice: fc.option(fc.constantFrom(...NOTICES), { nil: undefined }),
+    cuts: fc.array(fc.nat(), { maxLength: 12 }),
+    code: fc.constantFrom(0, 1),
+    crlf: fc.boolean(),
+  });
+}
+
+function chunked(data: Uint8Array, cuts: number[]): Uint8Array[] {
+  const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const p of points) {
+    out.push(data.subarray(at, p));
+    at = p;
+  }
+  out.push(data.subarray(at));
+  return out;
+}
+
+/** The omitted-diagnostics count the output states, or 0. */
+function countedDiagnostics(output: string): number {
+  const m = /\[yarp: ([\d,]+) omitted lines? carr(?:y|ies) error or warning markers\]/.exec(output);
+  return m === null ? 0 : Number(m[1].replaceAll(",", ""));
+}
+
+/** Repetition notes: the line above appears N times. */
+function outputLines(output: string): string[] {
+  return output.split(/\r?\n/);
+}
+
+for (const kind of TYPED_REDUCER_KINDS) {
+  Deno.test(`${kind}: bounded, chunking-invariant, keeps or counts evidence (property)`, () => {
+    const r = rule(kind);
+    fc.assert(
+      fc.property(streamArb(kind), ({ lines, summary, notice, cuts, code, crlf }) => {
+        const all = [...lines];
+        if (notice !== undefined) all.splice(Math.floor(all.length / 2), 0, notice);
+        if (summary !== undefined) all.push(summary);
+        const eol = crlf ? "\r\n" : "\n";
+        const input = enc.encode(all.map((l) => l + eol).join(""));
+        const whole = reduce(r, [input], code);
+        const parts = reduce(r, chunked(input, cuts), code);
+        assert.deepEqual(parts.out.bytes, whole.out.bytes, "chunking changed the output");
+        assert.equal(parts.out.omittedLines, whole.out.omittedLines);
+        assert.ok(whole.peak <= streamMemoryBound(r), `state ${whole.peak} over its bound`);
+        const out = whole.out;
+        if (!out.changed) {
+          assert.deepEqual(out.bytes, input);
+          return;
+        }
+        const limit = code === 0
+          ? Math.max(SUCCESS.maxOutputBytes, FAILURE.maxOutputBytes)
+          : FAILURE.maxOutputBytes;
+        assert.ok(out.bytes.length <= limit, `${out.bytes.length} bytes over ${limit}`);
+        assert.ok(out.bytes.length < input.length, "grew");
+        const shown = dec.decode(out.bytes);
+        const kept = new Map<string, number>();
+        for (const l of outputLines(shown)) kept.set(l, (kept.get(l) ?? 0) + 1);
+        let lost = 0;
+        for (const l of all) {
+          if ((classifyText(l) & Evidence.Diagnostic) === 0) continue;
+          const left = kept.get(l) ?? 0;
+          if (left > 0) kept.set(l, left - 1);
+          else lost++;
+        }
+        const repeats = [...shown.matchAll(/appears ([\d,]+) times\]/g)]
+          .reduce((n, m) => n + Number(m[1].replaceAll(",", "")) - 1, 0);
+        assert.ok(
+          lost <= countedDiagnostics(shown) + repeats,
+          `${lost} diagnostic lines lost, ${countedDiagnostics(shown)} counted`,
+        );
+        if (summary !== undefined) assert.ok(shown.includes(summary + eol), "summary lost");
+        if (notice !== undefined) assert.ok(shown.includes(notice + eol), "notice lost");
+        assert.match(
+          shown,
+          /\[yarp: kept [\d,]+ of [\d,]+ lines?[^\]]*· exact: yarp read a1b2c3\]\r?\n$/,
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
+}
+
+Deno.test("test: a node --test summary survives while passing lines go", () => {
+  const input = Array.from({ length: 4004 }, (_, i) => `✔ case ${i} handles errors (0.1ms)`)
+    .join("\n") + "\nℹ tests 4009\nℹ pass 4004\nℹ fail 0\n✔ 4004 passed, 0 failed, 5 skipped\n";
+  const out = text(rule("test"), input);
+  assert.ok(out.includes("ℹ pass 4004\n"));
+  assert.ok(out.includes("✔ 4004 passed, 0 failed, 5 skipped\n"));
+  assert.ok(!out.includes("case 17 "));
+  assert.ok(enc.encode(out).length <= SUCCESS_BUDGET_BYTES + 256, out);
+});
+
+Deno.test("test: every failing test keeps its name, assertion and location", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(`test suite::case_${i} ... ok`);
+  lines.push("test suite::broken ... FAILED", "---- suite::broken stdout ----");
+  lines.push(
+    "thread 'suite::broken' panicked at src/lib.rs:42:9:",
+    "assertion `left == right` failed",
+  );
+  lines.push("test result: FAILED. 300 passed; 1 failed; 0 ignored; 0 measured");
+  const out = text(rule("test"), lines.join("\n") + "\n", 101);
+  for (const want of lines.slice(-4)) assert.ok(out.includes(want + "\n"), want);
+  assert.ok(!out.includes("case_150 ... ok"));
+});
+
+Deno.test("build: progress goes, identical diagnostics collapse with a count", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) lines.push(`[${i}/400] Building CXX object src/f${i}.cc.o`);
+  for (let i = 0; i < 5; i++) lines.push("src/a.h:3:1: warning: unused parameter 'x' [-Wunused]");
+  lines.push("src/b.c:9:2: error: 'y' undeclared", "    9 |   y = 1;", "      |   ^");
+  const out = text(rule("build"), lines.join("\n") + "\n", 2);
+  assert.ok(out.includes("src/b.c:9:2: error: 'y' undeclared\n    9 |   y = 1;\n"));
+  assert.ok(out.includes("[yarp: the line above appears 5 times]"));
+  assert.ok(!out.includes("Building CXX object src/f200"));
+});
+
+Deno.test("build: exit 0 with an error line in the text uses the failure budget", () => {
+  const lines = Array.from({ length: 600 }, (_, i) => `note ${i}: ${"x".repeat(40)}`);
+  lines.splice(300, 0, "error: the build failed quietly");
+  const out = text(rule("build"), lines.join("\n") + "\n", 0);
+  assert.ok(out.includes("error: the build failed quietly\n"));
+  assert.ok(enc.encode(out).length > SUCCESS_BUDGET_BYTES, "failure policy not used");
+});
+
+Deno.test("an incomplete status (success policy = failure policy) uses the failure budget", () => {
+  const lines = Array.from({ length: 600 }, (_, i) => `src/f${i % 40}.ts:${i}:match ${i}`);
+  const complete = text(rule("search"), lines.join("\n") + "\n", 0);
+  const incomplete = text(rule("search", FAILURE, FAILURE), lines.join("\n") + "\n", 0);
+  assert.ok(enc.encode(complete).length <= SUCCESS_BUDGET_BYTES);
+  assert.ok(enc.encode(incomplete).length > enc.encode(complete).length);
+});
+
+Deno.test("search: per-file counts and examples from different files", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(`src/big.ts:${i}:TODO item ${i}`);
+  for (let i = 0; i < 3; i++) lines.push(`lib/small_${i}.ts:${i + 1}:TODO small`);
+  const out = text(rule("search"), lines.join("\n") + "\n");
+  assert.match(out, /\[yarp: 303 matches in 4 files: src\/big\.ts 300 · lib\/small_0\.ts 1/);
+  assert.ok(enc.encode(out).length <= SUCCESS_BUDGET_BYTES, out);
+});
+
+Deno.test("diff: per-file added and removed counts, hunk headers kept", () => {
+  const lines = ["diff --git a/a.ts b/a.ts", "--- a/a.ts", "+++ b/a.ts", "@@ -1,200 +1,200 @@"];
+  for (let i = 0; i < 200; i++) lines.push(`-old ${i}`, `+new ${i}`, ` same ${i}`);
+  lines.push("diff --git a/b.ts b/b.ts", "--- a/b.ts", "+++ b/b.ts", "@@ -1 +1 @@", "-x", "+y");
+  const out = text(rule("diff"), lines.join("\n") + "\n");
+  assert.match(out, /a\.ts \+200 −200 · b\.ts \+1 −1/);
+  assert.ok(out.includes("@@ -1,200 +1,200 @@\n"), out);
+});
+
+Deno.test("status: grouped counts with the branch line kept", () => {
+  const lines = [
+    "On branch main",
+    "Your branch is up to date with 'origin/main'.",
+    "",
+    "Changes not staged for commit:",
+    '  (use "git add <file>..." to update what will be committed)',
+  ];
+  for (let i = 0; i < 120; i++) lines.push(`\tmodified:   src/f${i}.ts`);
+  lines.push("", "Untracked files:");
+  for (let i = 0; i < 80; i++) lines.push(`\tnew_${i}.txt`);
+  const out = text(rule("status"), lines.join("\n") + "\n");
+  assert.ok(out.startsWith("On branch main\n"), out);
+  assert.match(out, /200 changes in 2 groups: modified 120 · untracked 80/);
+});
+
+Deno.test("log: one line per commit and the commit count", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    lines.push(
+      `commit ${String(i).padStart(40, "0")}`,
+      "Author: A <a@example.com>",
+      "Date:   Mon Jan 1",
+      "",
+      `    Subject ${i}`,
+      "",
+      "    Body text.",
+      "",
+    );
+  }
+  const out = text(rule("log"), lines.join("\n") + "\n");
+  assert.ok(out.includes(`commit ${"0".repeat(40)}\n    Subject 0\n`), out);
+  assert.ok(!out.includes("Author:"));
+  assert.match(out, /\[yarp: 100 commits\]/);
+});
+
+Deno.test("list: counts by directory and extension", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 200; i++) lines.push(`./src/m${i}.ts`);
+  for (let i = 0; i < 50; i++) lines.push(`./docs/d${i}.md`);
+  const out = text(rule("list"), lines.join("\n") + "\n");
+  assert.match(
+    out,
+    /250 entries in 2 directories: \.\/src 200 · \.\/docs 50; by extension: \.ts 200 · \.md 50/,
+  );
+});
+
+Deno.test("install: progress goes, deprecations and the summary stay", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    lines.push(`npm http fetch GET 200 https://registry.example/p${i} 12ms`);
+  }
+  lines.push("npm WARN deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported");
+  lines.push("DEPRECATION: legacy setup.py install is deprecated");
+  lines.push("added 300 packages, and audited 301 packages in 3s");
+  const out = text(rule("install"), lines.join("\n") + "\n");
+  for (const want of lines.slice(-3)) assert.ok(out.includes(want + "\n"), want);
+  assert.ok(!out.includes("/p150 "));
+});
+
+Deno.test("an unknown form falls back to bounded head and tail", () => {
+  const lines = Array.from({ length: 1000 }, (_, i) => `line ${i} of something else`);
+  const out = text(rule("test"), lines.join("\n") + "\n");
+  assert.ok(out.startsWith("line 0 of something else\n"));
+  assert.ok(out.includes("line 999 of something else\n"));
+  assert.ok(enc.encode(out).length <= SUCCESS_BUDGET_BYTES);
+});
+
+Deno.test("short output is passed through exactly (minimum savings)", () => {
+  const input = "✓ a\n✓ b\nTests: 2 passed, 2 total\n";
+  const { out } = reduce(rule("test"), [enc.encode(input)], 0);
+  assert.equal(out.changed, false);
+  assert.equal(dec.decode(out.bytes), input);
+});
+
+Deno.test("mandatory evidence that cannot fit keeps the original when it is buffered", () => {
+  const small: OutputPolicy = { ...SUCCESS, maxOutputBytes: 1024, minSavingsBytes: 4096 };
+  const lines = Array.from({ length: 40 }, (_, i) => `... [${i + 100} lines truncated] ...`);
+  const input = enc.encode(lines.join("\n") + "\n" + "x\n".repeat(200));
+  const { out } = reduce(rule("build", small, small), [input], 1);
+  assert.equal(out.changed, false);
+  assert.deepEqual(out.bytes, input);
+});
