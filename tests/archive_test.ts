@@ -58,7 +58,8 @@ function facts(command: string, createdMs = Date.now()): CallFacts {
 
 function readAll(db: DatabaseSync, call: StoredCall, name: string): Uint8Array {
   const stream = call.streams.find((s) => s.name === name)!;
-  const parts = [...rawChunks(db, call, stream)].map((part) => part.slice());
+  const parts: Uint8Array[] = [];
+  for (const part of rawChunks(db, call, stream)) parts.push(part.slice()); // the buffer is reused
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {

@@ -51,7 +51,10 @@ export function openSearchIndex(db: DatabaseSync, mode: OpenMode): DatabaseSync 
   let index: DatabaseSync | undefined;
   try {
     index = openCompanion(searchIndexPath(db.location()!), mode);
-    if (mode === "write") index.exec(SCHEMA);
+    // Created once; later opens only look, so opening never queues on the index's lock.
+    const made = index.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'indexed'")
+      .get() as { n: number };
+    if (mode === "write" && Number(made.n) === 0) index.exec(SCHEMA);
     return index;
   } catch {
     try {
