@@ -263,6 +263,7 @@ if (import.meta.main) {
         console.error(`${OUTPUT} is stale: run scripts/build_shell_wasm.ts`);
         Deno.exit(1);
       }
+      console.log(`${OUTPUT}: the same bytes as a fresh build`);
     } else {
       await Deno.writeFile(path, bytes);
       console.log(`wrote ${OUTPUT} (${bytes.length} bytes)`);
