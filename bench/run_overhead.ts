@@ -8,6 +8,8 @@
  * - `bin/yarp run -- true`, the launcher people put on PATH (adds bash);
  * - an empty script under the same `deno run` flags: the runtime's own floor,
  *   so the report can tell Deno's start-up from YARP's;
+ * - `git log -n 300` bare in a generated 300-commit repository, and through
+ *   `yarp run` (the built-in git log rule reduces it; archive in the temp dir);
  * - a script that only spawns `env -- true` with inherited stdio and exits
  *   with its code: the floor plus what any exact Deno runner pays for its
  *   child (the lazily loaded process API, the spawn, the `env` trampoline
@@ -26,6 +28,10 @@ import { createHash } from "node:crypto";
 import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
 
 const GATE_MS = 40;
+/** Issue 16: `yarp run -- true` over a Deno program that only spawns the same child. */
+const CHILD_GATE_MS = 12;
+/** Issue 16: a reduced, archived `git log -n 300` over the bare command. */
+const GIT_LOG_GATE_MS = 60;
 const ROOT = new URL("..", import.meta.url).pathname;
 const { values } = parseArgs({
   args: Deno.args,
@@ -65,6 +71,34 @@ await Deno.writeFile(
   }),
 );
 
+// A generated repository of 300 commits (git fast-import: one process, no hooks, fixed dates).
+const repo = `${dir}/repo`;
+await Deno.mkdir(repo);
+const git = (args: string[], stdin?: string) => {
+  const child = new Deno.Command("git", {
+    args,
+    cwd: repo,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "null",
+    env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" },
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    writer.write(new TextEncoder().encode(stdin)).then(() => writer.close());
+  }
+  return child.status;
+};
+await git(["init", "-q", "-b", "main"]);
+let stream = "";
+for (let i = 1; i <= 300; i += 1) {
+  const body = `line ${i}\n`;
+  stream += `commit refs/heads/main\nmark :${i}\n` +
+    `committer Bench <bench@example.invalid> ${1_700_000_000 + i * 60} +0000\n` +
+    `data ${`change ${i}`.length}\nchange ${i}\n` + (i > 1 ? `from :${i - 1}\n` : "") +
+    `M 644 inline src/file${i % 20}.txt\ndata ${body.length}\n${body}\n`;
+}
+await git(["fast-import", "--quiet"], stream);
+
 const YARP = [
   Deno.execPath(),
   "run",
@@ -96,8 +130,24 @@ const CASES: Record<string, string[]> = {
     "20000",
   ],
   "bin/yarp run -- true": [`${ROOT}bin/yarp`, "run", "--", "true"],
+  "git log -n 300 (bare)": ["git", "-C", repo, "log", "-n", "300"],
+  "yarp run -- git log -n 300 (reduced, archived)": [
+    ...YARP,
+    "--",
+    "git",
+    "-C",
+    repo,
+    "log",
+    "-n",
+    "300",
+  ],
 };
-const env = { PATH: `${dir}:${Deno.env.get("PATH")}` };
+const env = {
+  PATH: `${dir}:${Deno.env.get("PATH")}`,
+  YARP_ARCHIVE_PATH: `${dir}/archive.sqlite`,
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 
 async function timeOnce(argv: string[]): Promise<number> {
   const started = performance.now();
@@ -152,6 +202,16 @@ console.log(
     `of which Deno floor: median ${fmt(floor.median)} ms, p95 ${fmt(floor.p95)} ms\n` +
     `child floor:         median ${fmt(childFloor.median)} ms, p95 ${fmt(childFloor.p95)} ms ` +
     `(Deno floor + process API + spawn + env)`,
+);
+const overChild = added("yarp run -- true", "deno run (spawn env -- true, child floor)");
+const gitLog = added("yarp run -- git log -n 300 (reduced, archived)", "git log -n 300 (bare)");
+console.log(
+  `issue 16, yarp run -- true over the child floor: median ${fmt(overChild.median)} ms, p95 ` +
+    `${fmt(overChild.p95)} ms (gate median <= ${CHILD_GATE_MS}): ` +
+    (overChild.median <= CHILD_GATE_MS ? "PASS" : "FAIL") +
+    `\nissue 16, reduced git log -n 300 over bare: median ${fmt(gitLog.median)} ms, p95 ` +
+    `${fmt(gitLog.p95)} ms (gate median <= ${GIT_LOG_GATE_MS}): ` +
+    (gitLog.median <= GIT_LOG_GATE_MS ? "PASS" : "FAIL"),
 );
 const pass = passthrough.median <= GATE_MS;
 console.log(`gate (pass-through median added <= ${GATE_MS} ms): ${pass ? "PASS" : "FAIL"}`);

@@ -11,7 +11,7 @@ import { censusTree, type SyntaxCensus } from "./census.ts";
 import type { ShellParse, ShellProgram, ShellRejectReason } from "./model.ts";
 import { shellScriptOperand } from "./stage_forms.ts";
 import { acceptTree, precheckSource } from "./parse.ts";
-import type { Node, Parser } from "web-tree-sitter";
+import type { BashNode, BashParser } from "./bash_parser.ts";
 
 export { SYNTAX_IDS, type SyntaxCensus, type SyntaxId } from "./census.ts";
 export type * from "./model.ts";
@@ -112,7 +112,7 @@ export interface ShellParser {
  * ```
  */
 export async function loadShellParser(): Promise<ShellParser> {
-  let tree: Parser;
+  let tree: BashParser;
   try {
     tree = await (await import("./_runtime.ts")).loadBashTreeParser();
   } catch {
@@ -124,7 +124,7 @@ export async function loadShellParser(): Promise<ShellParser> {
   /** Reads the tree of `source` with `read`, or hands `refuse` the reason there is none. */
   const withTree = <T>(
     source: string,
-    read: (root: Node) => T,
+    read: (root: BashNode) => T,
     refuse: (reason: ShellRejectReason) => T,
   ): T => {
     const early = precheckSource(source);
@@ -136,11 +136,7 @@ export async function loadShellParser(): Promise<ShellParser> {
       return refuse("parser-unavailable");
     }
     if (parsed === null) return refuse("parser-unavailable");
-    try {
-      return read(parsed.rootNode);
-    } finally {
-      parsed.delete();
-    }
+    return read(parsed.rootNode);
   };
   let lastSource: string | undefined;
   let lastParse: ShellParse = { ok: false, reason: "parser-unavailable" };
