@@ -158,7 +158,7 @@ export async function loadShellParser(): Promise<ShellParser> {
       )
       : parsed;
   };
-  const accept = (source: string, root: Node): ShellParse => {
+  const accept = (source: string, root: BashNode): ShellParse => {
     const parsed = acceptTree(source, root);
     return parsed.ok ? attachNested(parsed.program, (script) => parseNested(script, 1)) : parsed;
   };
