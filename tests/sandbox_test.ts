@@ -89,7 +89,13 @@ async function scratch(): Promise<{ dir: string; env: Record<string, string> }> 
   );
   return {
     dir,
-    env: { HOME: dir, PATH: Deno.env.get("PATH")!, YARP_DENO: Deno.execPath(), DENO_DIR },
+    env: {
+      HOME: dir,
+      PATH: Deno.env.get("PATH")!,
+      YARP_DENO: Deno.execPath(),
+      DENO_DIR,
+      npm_config_update_notifier: "false",
+    },
   };
 }
 
