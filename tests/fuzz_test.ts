@@ -53,6 +53,6 @@ Deno.test("fuzz: the command line runs shards in worker processes and prints the
   }).output();
   const text = new TextDecoder().decode(out.stdout);
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  assert.match(text, /^bytes +400 +0 +0 +0 +\d+ +[\d.]+ +\d+ +9$/m);
-  assert.match(text, /^yrp +400 +0 +0 +0 +\d+ +[\d.]+ +\d+ +9$/m);
+  assert.match(text, /^bytes +400 +0 +0 +0 +\d+ +[\d.]+ +\d+ +[\d.]+ +9$/m);
+  assert.match(text, /^yrp +400 +0 +0 +0 +\d+ +[\d.]+ +\d+ +[\d.]+ +9$/m);
 });
