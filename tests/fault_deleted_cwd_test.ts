@@ -8,8 +8,7 @@
  * `yarp:` line and status 126, never a backtrace.
  *
  * The hand-over is done here by a few lines of bash in front of `main.ts`
- * (the same lines the launcher runs); the last test runs `bin/yarp` itself
- * and is ignored, saying so, while the launcher does not hand over yet.
+ * (the same lines the launcher runs); the last test runs `bin/yarp` itself.
  */
 import assert from "node:assert/strict";
 import { callerCwd, callerCwdTarget } from "../lib/run/caller_cwd.ts";
@@ -146,17 +145,8 @@ Deno.test("deleted cwd: the hand-over value and the trampoline", () => {
   assert.deepEqual(target.args.slice(-3), ["--", "a=b", "-x"]);
 });
 
-const launcherHandsOver = Deno.readTextFileSync(YARP).includes("YARP_CALLER_CWD_FD");
-if (!launcherHandsOver) {
-  console.log(
-    "ignored 'deleted cwd: bin/yarp': the launcher does not hand a deleted directory over yet " +
-      "(see lib/run/caller_cwd.ts for the lines it needs)",
-  );
-}
-
 Deno.test({
   name: "deleted cwd: bin/yarp run in a deleted directory starts the child, never a backtrace",
-  ignore: !launcherHandsOver,
   async fn() {
     const bare = await inDeletedDir('exec "$@"', PROBE, STATE);
     const yarp = await inDeletedDir(`exec "${YARP}" "$@"`, ["run", "--", ...PROBE], STATE);
