@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { denoRunArgs, SANDBOX, stateDirectory } from "../lib/base/sandbox.ts";
+import { denoRunArgs, runtimeEnv, SANDBOX, stateDirectory } from "../lib/base/sandbox.ts";
+import { errorMessage, sandboxMessage } from "../lib/base/error_message.ts";
+import { dropRuntimeEnv } from "../lib/config/env.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 const LAUNCHER = join(ROOT, "bin", "yarp");
@@ -130,4 +132,45 @@ Deno.test("doctor names the state directory the launcher granted, and that it is
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("Deno's permission errors become YARP's words, without the advice to widen the sandbox", () => {
+  const cases: [string, RegExp][] = [
+    [
+      'Requires write access to "/etc/x", run again with the --allow-write flag',
+      /write access to "\/etc\/x"; .*state directory/,
+    ],
+    [
+      'Requires env access to "SECRET", run again with the --allow-env flag',
+      /env access to "SECRET"; .*sandbox\.json/,
+    ],
+    [
+      'Requires run access to "/bin/x", specify the required permissions',
+      /run access to "\/bin\/x"/,
+    ],
+    [
+      'Requires all access to "/dev/tty", run again with the --allow-all flag',
+      /full access to "\/dev\/tty"/,
+    ],
+  ];
+  for (const [deno, expected] of cases) {
+    const message = sandboxMessage(deno);
+    assert.ok(message !== undefined, deno);
+    assert.match(message, expected);
+    assert.doesNotMatch(message, /--allow|run again/);
+    assert.equal(errorMessage(new Error(deno)), message);
+  }
+  assert.equal(sandboxMessage("No such file or directory (os error 2)"), undefined);
+});
+
+Deno.test("runtimeEnv sets only what the caller lacks; dropRuntimeEnv removes only the launcher's value", () => {
+  assert.deepEqual(runtimeEnv(() => undefined), { DENO_NO_UPDATE_CHECK: "yarp-launcher" });
+  assert.deepEqual(runtimeEnv((name) => name === "DENO_NO_UPDATE_CHECK" ? "" : undefined), {});
+  const sandbox = { ...SANDBOX, runtimeEnv: ["YARP_TEST_RUNTIME_X=launcher"] };
+  for (const [value, kept] of [["launcher", false], ["mine", true]] as const) {
+    Deno.env.set("YARP_TEST_RUNTIME_X", value);
+    dropRuntimeEnv(sandbox);
+    assert.equal(Deno.env.get("YARP_TEST_RUNTIME_X"), kept ? value : undefined);
+  }
+  Deno.env.delete("YARP_TEST_RUNTIME_X");
 });

@@ -244,10 +244,16 @@ Deno.test("deno install --global into a temporary DENO_INSTALL_ROOT gives a work
   try {
     const root = join(home, "install-root");
     const installEnv = { ...env, DENO_INSTALL_ROOT: root, DENO_DIR: join(home, "deno-cache") };
+    const doc = await Deno.readTextFile(join(ROOT, "docs", "release.md"));
+    const recipe = doc.match(/```sh install-recipe\n([\s\S]*?)```/)?.[1];
+    assert.ok(recipe, "docs/release.md has the ```sh install-recipe block");
+    for (const flag of installFlags(env).filter((f) => !f.startsWith("--allow-write"))) {
+      assert.ok(recipe.includes(flag), `the install line has ${flag}`);
+    }
     const install = await run(
-      DENO,
-      ["install", "--global", "--force", "--name", "yarp", ...installFlags(env), url],
-      installEnv,
+      "/bin/bash",
+      ["-e", "-c", recipe],
+      { ...installEnv, YARP_URL: url },
       home,
     );
     assert.equal(install.code, 0, install.stderr);
@@ -265,11 +271,30 @@ Deno.test("deno install --global into a temporary DENO_INSTALL_ROOT gives a work
     assert.ok(id, found.stderr);
     const read = await run(yarp, ["read", id], runEnv, project);
     assert.equal(read.stdout, (await run("npm", ["test"], env, project)).stdout);
+    const caller = await run(yarp, ["run", "--", "env"], runEnv, project);
+    assert.doesNotMatch(caller.stdout, /DENO_NO_UPDATE_CHECK/, "the child gets the caller's env");
+    if (await canTrace()) {
+      const log = join(home, "strace.log");
+      // With the profile line docs/release.md recommends for an installed yarp; the update
+      // check would run while the child sleeps.
+      const traceArgs = ["-f", "-qq", "-e", "trace=socket,connect", "-o", log];
+      const profile = { ...runEnv, DENO_NO_UPDATE_CHECK: "1" };
+      await run("strace", [...traceArgs, yarp, "run", "--", "sleep", "2"], profile, home);
+      assert.doesNotMatch(await Deno.readTextFile(log), /AF_INET|connect\(/);
+    } else console.log("strace check skipped: strace is not installed");
   } finally {
     await stop();
     await Deno.remove(home, { recursive: true });
   }
 });
+
+async function canTrace(): Promise<boolean> {
+  try {
+    return (await new Deno.Command("strace", { args: ["-V"], stdout: "null" }).output()).success;
+  } catch {
+    return false;
+  }
+}
 
 /** The install line's flags (docs/release.md): the sandbox with the state directory fixed now. */
 function installFlags(env: Record<string, string>): string[] {
