@@ -12,9 +12,10 @@
  *   the runner restores the exact bytes from the spool;
  * - otherwise `archived` with the committed id. Only then may output name it.
  *
- * After a commit, retention runs at bounded cost (see `retention.ts`),
- * stray spools are cleaned and pending calls are indexed for search if the
- * index is free (`search_index.ts`); errors there are ignored (the call is safe).
+ * After a commit, retention runs at bounded cost (see `retention.ts`) and
+ * stray spools are cleaned; errors there are ignored (the call is safe).
+ * The search index is filled by `yarp search` (`search_index.ts`), never in
+ * the run's path.
  *
  * @module
  */
@@ -23,7 +24,6 @@ import { pruneArchive } from "./retention.ts";
 import type { ArchiveSettings } from "./settings.ts";
 import { cleanStraySpools, RunSpool } from "./spool.ts";
 import { AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } from "./retention.ts";
-import { indexPendingCalls } from "./search_index.ts";
 import { openArchive } from "./store.ts";
 import { firstLine } from "../base/error_message.ts";
 
@@ -113,7 +113,6 @@ export class ArchiveCapture {
           committed.seq,
         );
         cleanStraySpools(this.#settings.spoolDir);
-        indexPendingCalls(db, 1);
       } catch {
         // retention is best effort; the call itself is committed
       }

@@ -3,7 +3,9 @@
  * (`search_index.ts`, its own file) holds each call's command text and a
  * bounded sample of its output (see `searchSample` in `commit.ts`): every
  * byte of streams up to 128 KiB, the first and last 64 KiB of longer ones.
- * A search first indexes calls still pending, when it can write. Results
+ * A search first indexes every call still pending, when it can write (the
+ * commit paths never index, so that tokenising stays out of `yarp run` and
+ * `yarp result-reduce`; one search after N new calls pays for N). Results
  * come newest first, which FTS5 serves by walking its index backwards, so
  * cost does not depend on how many calls match.
  *

@@ -1,17 +1,17 @@
 /**
  * The search index: FTS5 in its own SQLite file beside the archive
- * (`<database>-search`), filled after commits, under its own lock, so
- * tokenising output never holds the archive's write lock
- * (docs/archive.md, "Concurrency" and "Search").
+ * (`<database>-search`), filled by `yarp search` before it queries, under
+ * its own lock, so tokenising output never holds the archive's write lock
+ * nor delays a commit (docs/archive.md, "Concurrency" and "Search").
  *
  * Each indexed call is one row, rowid = `calls.seq`, holding the command
  * text and a bounded sample of each stream (`searchSample`). The index
  * remembers the highest seq it holds; seqs only grow (the archive never
  * reuses one), so the calls still to index are those above it. A pass
  * takes the index's lock without waiting: when another process is
- * indexing, it returns at once and that process (or the next commit, or
- * `yarp search`) picks the call up. The index is therefore eventually
- * complete, never in anyone's way, and a lost index row only makes a call
+ * indexing, it returns at once and that process (or the next search)
+ * picks the call up. Every call is indexed by the time a search that can
+ * write returns, the index is never in anyone's way, and a lost index row only makes a call
  * unsearchable, never unreadable.
  *
  * @module
@@ -167,10 +167,13 @@ export function indexPending(
 }
 
 /**
- * Indexes what is pending (a few batches at most), in a fresh connection
- * to the index of `db`; best effort, never throws, never waits for a lock.
+ * Indexes what is pending, in batches of {@link INDEX_BATCH_CALLS} calls
+ * (each its own transaction of the index), at most `batches` of them (all
+ * by default), in a fresh connection to the index of `db`; best effort,
+ * never throws, never waits for a lock: it stops at the first batch another
+ * process keeps it from taking.
  */
-export function indexPendingCalls(db: DatabaseSync, batches = 4): void {
+export function indexPendingCalls(db: DatabaseSync, batches = Infinity): void {
   const index = openSearchIndex(db, "write");
   if (index === undefined) return;
   try {

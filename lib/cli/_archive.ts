@@ -8,6 +8,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { ArchiveSettings } from "../archive/settings.ts";
+import type { StreamSource } from "../archive/commit.ts";
+import type { RunSpool } from "../archive/spool.ts";
 import type { TextIo } from "./io.ts";
 import { firstLine } from "../base/error_message.ts";
 
@@ -77,34 +79,38 @@ export interface FinishedResultFacts {
 }
 
 /**
- * Archives a finished result as one combined `output` stream: spools
- * `chunks`, commits the call in one transaction, then prunes by the
- * configured retention and indexes it for search (both best effort). Returns the new call id only after the
- * commit, or one error line when nothing was archived. Never throws.
+ * Archives a finished result as one combined `output` stream: `input` held
+ * in memory is committed from memory, a stream of chunks is spooled first
+ * (bounded memory); the call is committed in one transaction, then pruned by
+ * the configured retention (best effort). The search index is not filled
+ * here: `yarp search` indexes every pending call before it queries
+ * (docs/archive.md, "Concurrency"), so the host's result path never pays for
+ * tokenising. Returns the new call id only after the commit, or one error
+ * line when nothing was archived. Never throws.
  */
 export async function putFinishedResult(
   db: DatabaseSync,
   settings: ArchiveSettings,
-  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  input: Uint8Array | AsyncIterable<Uint8Array>,
   facts: FinishedResultFacts,
 ): Promise<{ id: string } | { error: string }> {
-  const {
-    commitCall,
-    indexPendingCalls,
-    pruneArchive,
-    RunSpool,
-    AUTO_PRUNE_CALLS,
-    AUTO_VACUUM_PAGES,
-  } = await import("../archive/mod.ts");
-  let spool;
+  const [{ commitCall, memorySource }, { pruneArchive, AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES }] =
+    await Promise.all([import("../archive/commit.ts"), import("../archive/retention.ts")]);
+  let spool: RunSpool | undefined;
   try {
-    spool = RunSpool.open(settings.spoolDir, ["output"], facts.createdMs);
-  } catch (error) {
-    return { error: firstLine(error) };
-  }
-  try {
-    for await (const chunk of chunks) spool.write("output", chunk);
-    if (spool.failure !== undefined) return { error: spool.failure };
+    let source: StreamSource;
+    if (input instanceof Uint8Array) source = memorySource("output", input);
+    else {
+      const { RunSpool } = await import("../archive/spool.ts");
+      try {
+        spool = RunSpool.open(settings.spoolDir, ["output"], facts.createdMs);
+      } catch (error) {
+        return { error: firstLine(error) };
+      }
+      for await (const chunk of input) spool.write("output", chunk);
+      if (spool.failure !== undefined) return { error: spool.failure };
+      source = spool.source("output");
+    }
     const committed = await commitCall(db, {
       createdMs: facts.createdMs,
       cwd: facts.cwd,
@@ -114,10 +120,9 @@ export async function putFinishedResult(
       exitCode: facts.exitCode,
       signal: null,
       ruleId: null,
-    }, [spool.source("output")]);
+    }, [source]);
     try {
       pruneArchive(db, settings, Date.now(), AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES, committed.seq);
-      indexPendingCalls(db, 1);
     } catch {
       // best effort; the call is committed
     }
@@ -125,6 +130,6 @@ export async function putFinishedResult(
   } catch (error) {
     return { error: firstLine(error) };
   } finally {
-    spool.close();
+    spool?.close();
   }
 }

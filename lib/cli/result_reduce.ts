@@ -158,7 +158,10 @@ async function copyInputThrough(): Promise<void> {
 function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
   return {
     async obtain() {
-      const { archiveLocation, putFinishedResult } = await import("./_archive.ts");
+      const [{ archiveLocation, putFinishedResult }, { openArchive }] = await Promise.all([
+        import("./_archive.ts"),
+        import("../archive/store.ts"),
+      ]);
       const settings = await archiveLocation();
       if ("error" in settings) {
         return {
@@ -167,10 +170,11 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
             : "archive-unavailable",
         };
       }
-      const { findStoredResult, isCallIdPrefix, openArchive } = await import("../archive/mod.ts");
       // --archive-id counts only when that call holds exactly this input; else archive it here.
+      const { isCallIdPrefix } = await import("../archive/ids.ts");
       if (args.archiveId !== undefined && isCallIdPrefix(args.archiveId)) {
         try {
+          const { findStoredResult } = await import("../archive/read.ts");
           const db = await openArchive(settings.path, "read");
           try {
             const stored = await findStoredResult(db, args.archiveId, input);
@@ -195,7 +199,7 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
         } catch {
           // unknown working directory
         }
-        const stored = await putFinishedResult(db, settings, [input], {
+        const stored = await putFinishedResult(db, settings, input, {
           createdMs: Date.now(),
           cwd,
           command: args.command,
@@ -207,6 +211,24 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
       }
     },
   };
+}
+
+/**
+ * Starts loading, without waiting, the modules a reduced result needs after
+ * the parse (the archive step and the reducer), so that their files are
+ * read while the parser starts instead of one after another. A module that
+ * fails to load fails again, and is reported, where it is used.
+ */
+function preloadResultModules(): void {
+  for (
+    const loading of [
+      import("./_archive.ts"),
+      import("../archive/store.ts"),
+      import("../archive/commit.ts"),
+      import("../archive/retention.ts"),
+      import("../reduce/mod.ts"),
+    ]
+  ) loading.catch(() => {});
 }
 
 async function loadRegistry(
@@ -250,6 +272,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
   }
   const { loadShellParser } = await import("../shell/mod.ts");
   const parserPromise = loadShellParser();
+  preloadResultModules();
   const [input, registry] = await Promise.all([
     readAllBytes(Deno.stdin.readable),
     loadRegistry(options.rulePacks),
