@@ -57,9 +57,12 @@ export async function loadRegistry(
   packPaths: readonly string[],
   reportConfig = true,
 ): Promise<LoadedRegistry> {
-  const { builtinRuleSource, createRuleRegistry } = await import("../rules/registry.ts");
+  // Both at once: two module loads in parallel instead of one after the other.
+  const [{ builtinRuleSource, createRuleRegistry }, configured] = await Promise.all([
+    import("../rules/registry.ts"),
+    configuredPackPaths(),
+  ]);
   const errors: string[] = [];
-  const configured = await configuredPackPaths();
   if ("error" in configured && reportConfig) errors.push(configured.error);
   const configuredPaths = "error" in configured ? [] : configured.paths;
   const paths = [...configuredPaths, ...packPaths];
