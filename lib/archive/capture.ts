@@ -24,6 +24,7 @@ import { pruneArchive } from "./retention.ts";
 import type { ArchiveSettings } from "./settings.ts";
 import { cleanStraySpools, RunSpool } from "./spool.ts";
 import { AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } from "./retention.ts";
+import type { DatabaseSync } from "node:sqlite";
 import { openArchive } from "./store.ts";
 import { firstLine } from "../base/error_message.ts";
 
@@ -56,17 +57,25 @@ export class ArchiveCapture {
   readonly #facts: RunFacts;
   readonly #spool: RunSpool;
   readonly #commit: typeof commitCall;
+  /** The database, opened while the child runs, or why it could not be. */
+  readonly #db: Promise<DatabaseSync | { readonly error: string }> | undefined;
 
   /**
-   * Opens the spool for a run; never throws (a spool that cannot be
-   * created makes the capture report `unarchived`). `commit` is
-   * injectable so tests can make the transaction fail.
+   * Opens the spool for a run and starts opening the database, so that the
+   * commit after exit only writes; never throws (a spool that cannot be
+   * created makes the capture report `unarchived`, a database that cannot
+   * be opened `failed` at commit). `commit` is injectable so tests can make
+   * the transaction fail.
    */
   constructor(settings: ArchiveSettings, facts: RunFacts, commit: typeof commitCall = commitCall) {
     this.#settings = settings;
     this.#facts = facts;
     this.#commit = commit;
     this.#spool = RunSpool.open(settings.spoolDir, STREAMS, facts.createdMs);
+    // Loading node:sqlite and the schema check overlap the child's run; no lock is held after.
+    this.#db = this.#spool.failure === undefined
+      ? openArchive(settings.path, "write").catch((error) => ({ error: firstLine(error) }))
+      : undefined;
   }
 
   /** Appends a chunk of `stream`'s raw bytes; never throws, never keeps `chunk`. */
@@ -91,12 +100,8 @@ export class ArchiveCapture {
       signal: status.signal ?? null,
       ruleId: this.#facts.ruleId,
     };
-    let db;
-    try {
-      db = await openArchive(this.#settings.path, "write");
-    } catch (error) {
-      return { kind: "failed", reason: firstLine(error) };
-    }
+    const db = await this.#db!;
+    if ("error" in db) return { kind: "failed", reason: db.error };
     try {
       const committed = await this.#commit(
         db,
@@ -144,8 +149,15 @@ export class ArchiveCapture {
     }
   }
 
-  /** Releases the spool (its bytes vanish). Idempotent. */
+  /** Releases the spool (its bytes vanish) and a connection no commit used. Idempotent. */
   close(): void {
     this.#spool.close();
+    this.#db?.then((db) => {
+      try {
+        if (!("error" in db) && db.isOpen) db.close();
+      } catch {
+        // closing cannot undo a commit
+      }
+    });
   }
 }
