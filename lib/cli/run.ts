@@ -123,10 +123,17 @@ function passthrough(reason: string): RunPlan {
  * checks `--expect-rule` and the rule's memory bound. Any doubt gives
  * pass-through with a one-line reason. Never throws for a bad pack. Without
  * packs, a program no built-in rule names passes through before any rule is
- * loaded, with the reason the registry would give.
+ * loaded, with the reason the registry would give; with no `--rule-pack`
+ * and no file where the config file is looked for, also before the pack
+ * reader is loaded or any config file read.
  */
 export async function planRun(options: RunOptions): Promise<RunPlan> {
   const program = options.argv[0];
+  const unknown = program !== "" && !isBuiltinProgram(program);
+  if (unknown && options.rulePacks.length === 0 && !(await configFileExists())) {
+    // No pack can name the program: pass through before loading the pack reader.
+    return passthrough("unsupported: unknown-program");
+  }
   const rulePacks = await import("./_rule_packs.ts");
   const configured = options.rulePacks.length === 0
     ? await rulePacks.configuredPackPaths()
@@ -135,7 +142,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   // only means no configured packs.
   const noPacks = configured !== undefined &&
     ("error" in configured || configured.paths.length === 0);
-  if (noPacks && program !== "" && !isBuiltinProgram(program)) {
+  if (noPacks && unknown) {
     // No built-in rule names the program: the registry would find no candidate. Skip loading it.
     return passthrough("unsupported: unknown-program");
   }
@@ -168,6 +175,23 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
       for (const loaded of packs) await loaded.assertUnchanged();
     },
   };
+}
+
+/**
+ * True when there is a file where the config file is looked for
+ * (`configLocation`), so it may name packs; false when there is none or it
+ * cannot be looked at (then `loadConfig` would give no packs either).
+ */
+async function configFileExists(): Promise<boolean> {
+  const { configLocation, processEnv } = await import("../config/mod.ts");
+  const location = configLocation(processEnv);
+  if (location === undefined) return false;
+  try {
+    Deno.statSync(location.path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The registry of the built-in rules alone, with no pack files. */
