@@ -4,10 +4,11 @@
  * Written here rather than imported because every other source costs the
  * short-lived `yarp` process dearly at start-up. Measured by
  * `bench/standins_start.ts` (fresh processes, interleaved, hashing 40 KiB
- * the way dist/yarp.js reaches `node:` modules; 2 shared cores under load,
- * n=10): this module 129 ms median, the same as an empty program (130 ms),
- * `node:crypto` 301 ms, since loading Deno's Node layer dominates. Earlier
- * quiet runs: `node:crypto` ≈ +40 ms, an npm package ≈ +10 ms. Web Crypto
+ * the way dist/yarp.js reaches `node:` modules; 2 cores shared by five
+ * developers, load 14, n=30): this module 37.6 ms median (p95 83.6), an
+ * empty program 32.0 (50.4), `node:crypto` 64.0 (151.5): loading Deno's
+ * Node layer costs about 26 ms more than hashing 40 KiB here. Earlier quiet
+ * runs: `node:crypto` ≈ +40 ms, an npm package ≈ +10 ms. Web Crypto
  * is asynchronous and not incremental, while the compiled-pack reader must
  * verify records inside a synchronous lookup. State is bounded: one 64-byte block buffer and a
  * 64-word schedule, whatever the input size.

@@ -13,9 +13,10 @@
  * module costs start-up in every process. Measured by
  * `bench/standins_start.ts` (fresh processes, interleaved, one
  * `result-reduce` argv, `node:util` reached as dist/yarp.js reaches it; 2
- * shared cores under load, n=10): this module 110 ms median against an
- * empty program's 130 ms (noise), `node:util` `parseArgs` 264 ms; earlier
- * quiet runs put the difference at 10–15 ms.
+ * cores shared by five developers, load 14, n=30): this module 30.3 ms
+ * median (p95 68.6) against an empty program's 32.0 (50.4), `node:util`
+ * `parseArgs` 61.3 (118.6), about 30 ms more; earlier quiet runs put the
+ * difference at 10–15 ms.
  *
  * Known misses, by design: no bundled short flags (`-abc`), no `-ovalue`,
  * no `--no-flag` negation.
