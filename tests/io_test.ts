@@ -1,22 +1,57 @@
 /** Reading a whole stream, bounded or not; writing text to a reader that may leave. */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { readAllBytes, textChannel } from "../lib/cli/io.ts";
+import fc from "fast-check";
+import { type ByteReader, readAllBytes, textChannel } from "../lib/cli/io.ts";
 
 const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
 
-function streamOf(...chunks: number[][]): ReadableStream<Uint8Array> {
-  return ReadableStream.from(chunks.map((chunk) => new Uint8Array(chunk)));
+/** A reader that hands out `chunks` in order, each over as many reads as the buffer needs. */
+function readerOf(...chunks: (number[] | Uint8Array)[]): ByteReader {
+  const queue = chunks.map((chunk) => Uint8Array.from(chunk));
+  return {
+    read(buffer) {
+      const next = queue[0];
+      if (next === undefined) return Promise.resolve(null);
+      const got = Math.min(next.length, buffer.length);
+      buffer.set(next.subarray(0, got));
+      if (got === next.length) queue.shift();
+      else queue[0] = next.subarray(got);
+      return Promise.resolve(got);
+    },
+  };
 }
 
 Deno.test("readAllBytes joins every chunk in order", async () => {
-  assert.deepEqual(await readAllBytes(streamOf([1, 2], [], [3])), new Uint8Array([1, 2, 3]));
-  assert.deepEqual(await readAllBytes(streamOf()), new Uint8Array());
+  assert.deepEqual(await readAllBytes(readerOf([1, 2], [], [3])), new Uint8Array([1, 2, 3]));
+  assert.deepEqual(await readAllBytes(readerOf()), new Uint8Array());
 });
 
 Deno.test("readAllBytes gives undefined once more than the limit arrives", async () => {
-  assert.deepEqual(await readAllBytes(streamOf([1, 2], [3]), 3), new Uint8Array([1, 2, 3]));
-  assert.equal(await readAllBytes(streamOf([1, 2], [3, 4]), 3), undefined);
+  assert.deepEqual(await readAllBytes(readerOf([1, 2], [3]), 3), new Uint8Array([1, 2, 3]));
+  assert.equal(await readAllBytes(readerOf([1, 2], [3, 4]), 3), undefined);
+});
+
+Deno.test("readAllBytes returns exactly the bytes read, however they are split", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.uint8Array({ maxLength: 200_000 }), { maxLength: 6 }),
+      async (chunks) => {
+        const expected = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+        let at = 0;
+        for (const chunk of chunks) {
+          expected.set(chunk, at);
+          at += chunk.length;
+        }
+        assert.deepEqual(await readAllBytes(readerOf(...chunks)), expected);
+        assert.deepEqual(await readAllBytes(readerOf(...chunks), expected.length), expected);
+        if (expected.length > 0) {
+          assert.equal(await readAllBytes(readerOf(...chunks), expected.length - 1), undefined);
+        }
+      },
+    ),
+    { numRuns: 40 },
+  );
 });
 
 Deno.test("textChannel writes every byte, in as many writes as the file takes", () => {

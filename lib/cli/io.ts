@@ -66,26 +66,35 @@ export function captureTextIo(): TextIo & { readonly stdout: string; readonly st
   };
 }
 
+/** A source of bytes read in turns, as `Deno.stdin` is: fills part of `buffer`, or null at the end. */
+export interface ByteReader {
+  read(buffer: Uint8Array): Promise<number | null>;
+}
+
+/** Bytes asked for per read. */
+const READ_BYTES = 64 * 1024;
+
 /**
- * Reads `stream` to its end into one byte array. Returns `undefined` as soon
+ * Reads `reader` to its end into one byte array. Returns `undefined` as soon
  * as more than `limit` bytes have arrived (default: no limit), so a bounded
- * caller never holds more than `limit` plus one chunk.
+ * caller never holds more than `limit` plus one read. Reads `Deno.stdin`
+ * directly rather than through its `readable` stream: the first use of
+ * web streams costs 5–13 ms in a fresh process, a read loop 0.5–3 ms (40
+ * KiB piped, this machine).
  */
-export function readAllBytes(stream: ReadableStream<Uint8Array>): Promise<Uint8Array>;
-export function readAllBytes(
-  stream: ReadableStream<Uint8Array>,
-  limit: number,
-): Promise<Uint8Array | undefined>;
+export function readAllBytes(reader: ByteReader): Promise<Uint8Array>;
+export function readAllBytes(reader: ByteReader, limit: number): Promise<Uint8Array | undefined>;
 export async function readAllBytes(
-  stream: ReadableStream<Uint8Array>,
+  reader: ByteReader,
   limit = Infinity,
 ): Promise<Uint8Array | undefined> {
   const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(READ_BYTES);
   let size = 0;
-  for await (const chunk of stream) {
-    size += chunk.length;
+  for (let got = await reader.read(buffer); got !== null; got = await reader.read(buffer)) {
+    size += got;
     if (size > limit) return undefined;
-    chunks.push(chunk);
+    chunks.push(buffer.slice(0, got));
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

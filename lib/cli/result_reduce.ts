@@ -274,7 +274,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
   const parserPromise = loadShellParser();
   preloadResultModules();
   const [input, registry] = await Promise.all([
-    readAllBytes(Deno.stdin.readable),
+    readAllBytes(Deno.stdin),
     loadRegistry(options.rulePacks),
   ]);
   let output = input;

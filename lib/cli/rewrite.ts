@@ -49,7 +49,7 @@ export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error
 }
 
 async function readStdinText(limit: number): Promise<string | undefined> {
-  const bytes = await readAllBytes(Deno.stdin.readable, limit);
+  const bytes = await readAllBytes(Deno.stdin, limit);
   return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }
 
