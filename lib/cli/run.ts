@@ -165,6 +165,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   if (options.expectRule !== undefined && rule.id !== options.expectRule) {
     return passthrough(`selected rule ${rule.id}, expected ${options.expectRule}`);
   }
+  preloadCaptureModules();
   const { checkMemoryBound } = await import("../reduce/mod.ts"); // not needed to pass through
   const bound = checkMemoryBound(rule);
   if (!bound.ok) return passthrough(`rule ${rule.id}: ${bound.message}`);
@@ -192,6 +193,24 @@ async function configFileExists(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Starts loading, without waiting, what a reduced run needs next (the config
+ * reader, the archive capture and `node:sqlite`), so that those files load
+ * beside the reducers' instead of after them. A module that fails to load
+ * fails again, and is reported, where it is used.
+ */
+function preloadCaptureModules(): void {
+  for (
+    const loading of [
+      import("../config/mod.ts"),
+      import("../archive/capture.ts"),
+      import("../archive/settings.ts"),
+      import("../archive/command_text.ts"),
+      import("node:sqlite"),
+    ]
+  ) loading.catch(() => {});
 }
 
 /** The registry of the built-in rules alone, with no pack files. */
@@ -273,7 +292,11 @@ async function openCapture(
   const { loadConfig, processEnv } = await import("../config/mod.ts");
   const config = await loadConfig(processEnv);
   if (!config.ok) return { error: config.error };
-  const { ArchiveCapture, archiveSettings, commandText } = await import("../archive/mod.ts");
+  const [{ ArchiveCapture }, { archiveSettings }, { commandText }] = await Promise.all([
+    import("../archive/capture.ts"),
+    import("../archive/settings.ts"),
+    import("../archive/command_text.ts"),
+  ]);
   const settings = archiveSettings(processEnv, config.config);
   if ("error" in settings) return { error: settings.error };
   if (!settings.enabled) return NO_ARCHIVE;
