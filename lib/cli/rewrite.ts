@@ -86,7 +86,9 @@ async function decide(
   rulePacks: readonly string[],
   loadShellParser: typeof import("../shell/mod.ts").loadShellParser,
 ): Promise<RewriteDecision> {
-  const parserPromise = loadShellParser();
+  // Parsed as soon as the parser is up, while the registry may still be loading; the parser keeps
+  // the model of its last source, so decideRewrite's parse of it is free.
+  const parserPromise = loadShellParser().then((parser) => (parser.parse(source), parser));
   const packs: { path: string; digest: string }[] = [];
   const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
   if (loaded.errors.length > 0) return { rewrite: false, reason: "invalid-pack" };
