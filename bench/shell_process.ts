@@ -9,17 +9,24 @@
  * `dist/yarp.js` bundle run with the launcher's flags; then
  * parser initialisation measured on its own, in-process. Prints median and
  * p95 wall time per case. Build the bundle first (`deno task build`); a
- * missing bundle is skipped.
+ * missing bundle is skipped. With `--baseline DIR` (a checkout of another
+ * revision) its `bin/yarp` runs the same three commands in the same rounds,
+ * on the same archive, and the median and p95 differences are printed.
  *
  * Usage: deno run --allow-read --allow-write --allow-run --allow-env
- *   bench/shell_process.ts [N] [SRC]
+ *   bench/shell_process.ts [N] [SRC] [--baseline DIR]
  */
 import { join } from "node:path";
 import { loadShellParser } from "../lib/shell/mod.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
-const RUNS = Number(Deno.args[0] ?? 30);
-const SOURCE = Deno.args[1] ?? "git log --stat";
+const baselineAt = Deno.args.indexOf("--baseline");
+const BASELINE = baselineAt < 0 ? undefined : Deno.args[baselineAt + 1];
+const positional = baselineAt < 0
+  ? Deno.args
+  : Deno.args.filter((_, index) => index !== baselineAt && index !== baselineAt + 1);
+const RUNS = Number(positional[0] ?? 30);
+const SOURCE = positional[1] ?? "git log --stat";
 
 /** The bundle's `deno run` flags, as bin/yarp passes them to main.ts. */
 const BUNDLE_FLAGS = [
@@ -119,6 +126,17 @@ const cases: Case[] = [
     input: RESULT,
   },
 ];
+const yarpCases = cases.slice(1);
+if (BASELINE !== undefined) {
+  for (const entry of yarpCases) {
+    cases.push({
+      ...entry,
+      name: `baseline ${entry.name}`,
+      command: join(BASELINE, "bin/yarp"),
+      samples: [],
+    });
+  }
+}
 const bundle = join(ROOT, "dist/yarp.js");
 try {
   await Deno.stat(bundle);
@@ -162,6 +180,17 @@ gate("rewrite", rewrite, 85);
 gate("rewrite over empty deno run + 45", rewrite, floor + 45);
 gate("result-reduce archiving 40 KiB", archiving, 140);
 gate("result-reduce --archive-id", archived, 120);
+if (BASELINE !== undefined) {
+  for (const [index, entry] of yarpCases.entries()) {
+    const base = cases.find((other) => other.name === `baseline ${entry.name}`)!;
+    const ours = [...entry.samples].sort((a, b) => a - b);
+    const theirs = [...base.samples].sort((a, b) => a - b);
+    const delta = (q: number) => (quantile(ours, q) - quantile(theirs, q)).toFixed(1);
+    console.log(
+      `vs baseline ${index + 1} (${entry.name}): median ${delta(0.5)} ms, p95 ${delta(0.95)} ms`,
+    );
+  }
+}
 
 const initStart = performance.now();
 const parser = await loadShellParser();
