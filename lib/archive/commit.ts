@@ -11,8 +11,9 @@
  * bounded by one chunk). That module costs about 40 ms to load, so only a
  * run with more than 32 MiB of one stream pays it. The write transaction
  * therefore holds SQLite's lock only for a few small row inserts, whatever
- * the size of the output; the search index is filled afterwards, under its
- * own lock (`search_index.ts`; docs/archive.md, "Concurrency").
+ * the size of the output; the search index is filled later, by `yarp
+ * search`, under its own lock (`search_index.ts`; docs/archive.md,
+ * "Concurrency").
  *
  * @module
  */
