@@ -444,3 +444,37 @@ Deno.test("64 concurrent yarp runs with large outputs: every row present, every 
   const stats = JSON.parse(text((await yarp(["archive", "stats", "--json"], env)).stdout));
   assert.equal(stats.calls, 64);
 });
+
+Deno.test("no commit path touches the search index; the first search indexes every pending call", async () => {
+  const env = await home("index-at-search");
+  const index = `${env.XDG_STATE_HOME}/yarp/archive.sqlite3-search`;
+  const ran = idOf(await reduced("seq 1 5000; echo ran-word-7", env));
+  const put = await yarp(
+    ["archive", "put", "--command", "host put-word-7"],
+    env,
+    new TextEncoder().encode("put-word-7\n"),
+  );
+  assert.equal(put.code, 0, text(put.stderr));
+  const result = new TextEncoder().encode(
+    Array.from({ length: 400 }, (_, i) => `commit ${i}\n result-word-7 line ${i}`).join("\n"),
+  );
+  const reduce = await yarp(
+    ["result-reduce", "--command", "git log", "--exit-code", "0", "--json"],
+    env,
+    result,
+  );
+  const report = JSON.parse(text(reduce.stdout));
+  assert.equal(report.changed, true, text(reduce.stdout));
+  await assert.rejects(Deno.stat(index), Deno.errors.NotFound);
+  for (
+    const [word, id] of [
+      ["ran-word-7", ran],
+      ["put-word-7", text(put.stdout).trim()],
+      ["result-word-7", report.archive_id],
+    ]
+  ) {
+    const hits = JSON.parse(text((await yarp(["search", word, "--json"], env)).stdout));
+    assert.deepEqual(hits.map((hit: { id: string }) => hit.id), [id], word);
+  }
+  assert.ok((await Deno.stat(index)).isFile);
+});

@@ -174,3 +174,55 @@ Deno.test("runtimeEnv sets only what the caller lacks; dropRuntimeEnv removes on
   }
   Deno.env.delete("YARP_TEST_RUNTIME_X");
 });
+
+Deno.test("bin/yarp finds its checkout by a relative path, a symlinked bin/ and a linked launcher", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const fake = join(dir, "fake-deno");
+    await Deno.writeTextFile(fake, "#!/bin/sh\nprintf '%s\\0' \"$@\"\n");
+    await Deno.chmod(fake, 0o755);
+    await Deno.symlink(join(ROOT, "bin"), join(dir, "linked-bin"));
+    await Deno.symlink(LAUNCHER, join(dir, "yarp"));
+    const ways = [
+      ['cd "$1" && bin/yarp --version', ROOT],
+      ['cd "$1"/bin && ./yarp --version', ROOT],
+      ['"$1"/linked-bin/yarp --version', dir],
+      ['"$1"/yarp --version', dir],
+      ['"$1"/bin/../bin/yarp --version', ROOT],
+    ];
+    for (const [script, arg] of ways) {
+      const out = await new Deno.Command("/bin/bash", {
+        args: ["-c", script, "_", arg],
+        env: { PATH: "/usr/bin:/bin", HOME: dir, YARP_DENO: fake },
+        clearEnv: true,
+      }).output();
+      assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+      const argv = new TextDecoder().decode(out.stdout).split("\0");
+      assert.ok(argv.includes(`--config=${join(ROOT, "deno.json")}`), `${script}: ${argv}`);
+      assert.equal(argv.at(-3), join(ROOT, "main.ts"), script);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("without YARP_DENO the launcher runs the first executable deno on PATH", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const name of ["a", "b", "c"]) await Deno.mkdir(join(dir, name));
+    await Deno.mkdir(join(dir, "a", "deno")); // a directory: passed over
+    await Deno.writeTextFile(join(dir, "b", "deno"), "#!/bin/sh\necho not executable\n");
+    await Deno.writeTextFile(join(dir, "c", "deno"), "#!/bin/sh\necho c-deno\n");
+    await Deno.chmod(join(dir, "c", "deno"), 0o755);
+    const out = await new Deno.Command("/bin/bash", {
+      args: [LAUNCHER, "--version"],
+      env: { PATH: `${dir}/a:${dir}/b::${dir}/c:/usr/bin:/bin`, HOME: dir },
+      cwd: dir,
+      clearEnv: true,
+    }).output();
+    assert.equal(new TextDecoder().decode(out.stdout), "c-deno\n");
+    assert.equal(out.code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
