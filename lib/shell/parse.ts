@@ -19,6 +19,16 @@
  * and regrouped as bash does (newline, then `;` `&&` `||`, then `|` `|&`);
  * a redirection belongs to the command it follows.
  *
+ * Text between tokens must be text bash also reads as blank. The grammar
+ * skips `\ `, `\<tab>`, `\r`, `\v` and `\f` and every backslash-newline as
+ * blank, where bash reads the first ones as word text and a backslash-newline
+ * glued to a word as joining it to the next: `grep \ -0` is `[grep, " -0"]`
+ * and `git lo\<newline>g` is `[git, log]` to bash. Such a gap is
+ * `unsupported-syntax` (`blankGapsOnly`), as are two word nodes with no gap
+ * between them outside a concatenation (`"a"\b` is one word to bash, two
+ * to the grammar) and a bare word that holds a newline (bash ends the
+ * command there).
+ *
  * Parsing never executes, expands or resolves anything, and never throws
  * for any input.
  *
@@ -97,6 +107,7 @@ export function acceptTree(source: string, root: SyntaxNode): ShellParse {
     if (root.descendantCount > SHELL_LIMITS.nodes) return { ok: false, reason: "too-many-nodes" };
     const items: Item[] = [];
     walkProgram(root, items);
+    if (!blankGapsOnly(source, root)) return { ok: false, reason: "unsupported-syntax" };
     if (countCommands(items) > SHELL_LIMITS.stages) return { ok: false, reason: "too-many-stages" };
     return { ok: true, program: regroup(items) };
   } catch (error) {
@@ -108,6 +119,79 @@ export function acceptTree(source: string, root: SyntaxNode): ShellParse {
     if (error instanceof RangeError) return { ok: false, reason: "too-deep" };
     return { ok: false, reason: "syntax-error" };
   }
+}
+
+/** Nodes whose inner text is content, not token gaps (a string's newline is a gap in its tree). */
+const CONTENT_NODES = new Set([
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "comment",
+  "heredoc_body",
+]);
+
+/** Nodes bash reads as (part of) one word: two of them with no gap are one word to bash. */
+const WORD_NODES = new Set([
+  "command_name",
+  "word",
+  "number",
+  "string",
+  "raw_string",
+  "concatenation",
+  "ansi_c_string",
+  "translated_string",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+]);
+
+/** Tokens after which bash reads a newline as blank (the pipeline or list goes on). */
+const CONTINUING_OPERATORS = new Set(["|", "|&", "&&", "||"]);
+
+/**
+ * True when every gap between sibling nodes of `root` (strings and comments
+ * excepted) is one bash reads as the same blank: spaces and tabs, a
+ * backslash-newline after a space or tab, and a newline only between
+ * statements or after `|`, `|&`, `&&`, `||`; and no two word nodes touch
+ * outside a concatenation. Iterative, so a deep tree cannot overflow the
+ * stack.
+ */
+function blankGapsOnly(source: string, root: SyntaxNode): boolean {
+  const pending: SyntaxNode[] = [root];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node.childCount === 0 || CONTENT_NODES.has(node.type)) continue;
+    let cursor = node.startIndex;
+    let previous: SyntaxNode | undefined;
+    for (let index = 0; index < node.childCount; index += 1) {
+      const child = node.child(index)!;
+      const newlines = node.type === "program" ||
+        (previous !== undefined && CONTINUING_OPERATORS.has(previous.type));
+      if (!isBlankGap(source, cursor, child.startIndex, newlines)) return false;
+      const glued = previous !== undefined && cursor === child.startIndex &&
+        node.type !== "concatenation" && WORD_NODES.has(previous.type) &&
+        WORD_NODES.has(child.type);
+      if (glued) return false;
+      cursor = child.endIndex;
+      previous = child;
+      pending.push(child);
+    }
+    if (!isBlankGap(source, cursor, node.endIndex, node.type === "program")) return false;
+  }
+  return true;
+}
+
+/** True when `source[start, end)` is blank to bash as it is to the grammar (see {@link blankGapsOnly}). */
+function isBlankGap(source: string, start: number, end: number, newlines: boolean): boolean {
+  for (let index = start; index < end; index += 1) {
+    const char = source[index];
+    if (char === " " || char === "\t" || (char === "\n" && newlines)) continue;
+    const continuation = char === "\\" && source[index + 1] === "\n" && index + 1 < end &&
+      index > start && (source[index - 1] === " " || source[index - 1] === "\t");
+    if (!continuation) return false;
+    index += 1;
+  }
+  return true;
 }
 
 function walkProgram(root: SyntaxNode, items: Item[]): void {

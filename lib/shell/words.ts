@@ -27,7 +27,7 @@ const GLOB = { ok: false, reason: "glob" } as const;
  * Decodes an unquoted word: `\c` gives `c`, backslash-newline disappears.
  * Refuses `$`, backquotes, unquoted glob characters, a `~` at the word's
  * start or after `=` or `:`, and brace expansion; a trailing lone backslash
- * is `unsupported-syntax`. `before` is the decoded text that precedes this
+ * or a bare newline (where bash ends the command) is `unsupported-syntax`. `before` is the decoded text that precedes this
  * piece in the same word (`""` when it starts the word).
  *
  * @example
@@ -52,6 +52,7 @@ export function decodeBareWord(text: string, before = ""): WordDecode {
       if (next !== "\n") out += next;
       continue;
     }
+    if (char === "\n") return { ok: false, reason: "unsupported-syntax" };
     if (char === "$" || char === "`") return EXPANSION;
     if (char === "*" || char === "?" || char === "[") return GLOB;
     if (char === "~" && tildeMayExpand(index === 0 ? before.slice(-1) : text[index - 1])) {
