@@ -213,9 +213,13 @@ Deno.test("shell words: the readings on hand-written forms", () => {
       "a 'q' \"r\" | b",
       "case x in a|b) ;; esac",
       "git log\n\\a",
+      "git diff <(ls) x",
+      "git log a<b",
+      "[[ a < b ]]",
     ]
   ) {
     assert.equal(certainlyCompound(compound), true, compound);
+    if (!YARP_MISREADS.test(compound)) assert.equal(decide(compound).rewrite, false, compound);
   }
   for (
     const unsure of [
