@@ -1,16 +1,36 @@
 /**
- * What the YARP extension adds to a bash call inside a real Pi (0.73.1):
- * the time from `tool_call` (stamped before YARP's handler) to
- * `tool_result` (stamped after it), with and without the extension, for a
- * reduced simple command (`git log`, rewritten to `yarp run`), a reduced
- * pipeline (`grep … | head -500`, `yarp result-reduce`) and an unknown
- * command (`seq 1 5`). Sessions with and without YARP alternate; prints
- * median and p95 per case and the added median.
+ * What the YARP extension adds to a bash call inside a real Pi (0.73.1),
+ * and where the time goes, for a reduced simple command (`git log`,
+ * rewritten to `yarp run`), a reduced pipeline (`grep … | head -500`,
+ * `yarp result-reduce`) and an unknown command (`seq 1 5`). Sessions with
+ * and without YARP alternate (the floor is Pi without the extension, in the
+ * same run); probes loaded before and after the extension stamp each call:
+ *
+ * - rewrite phase: `tool_call` through YARP's handler (the extension and,
+ *   unless skipped, the `yarp rewrite --json` process);
+ * - run phase: the command itself as Pi runs it (with YARP, `yarp run`'s
+ *   own cost is the difference to the floor);
+ * - result phase: `tool_result` through YARP's handler (`yarp
+ *   result-reduce`, when asked).
+ *
+ * Between sessions the same `yarp rewrite --json` and `yarp result-reduce`
+ * processes run alone from Deno, so the extension's own share is the phase
+ * minus its process. Prints medians and p95 per case and phase.
  *
  * Run: deno run -A bench/pi_latency.ts [REPS]
  */
 import { join } from "node:path";
-import { FIXTURES, makeProject, ModelServer, pi073, runPi, type Step } from "../tests/_pi_e2e.ts";
+import {
+  baseEnv,
+  FIXTURES,
+  makeProject,
+  ModelServer,
+  pi073,
+  ROOT,
+  runPi,
+  sh,
+  type Step,
+} from "../tests/_pi_e2e.ts";
 
 const reps = Number(Deno.args[0] ?? 10);
 const CASES = {
@@ -18,9 +38,54 @@ const CASES = {
   "reduced pipeline (grep -rn needle . | head -500)": "grep -rn needle . | head -500",
   "unknown (seq 1 5)": "seq 1 5",
 };
+const PHASES = ["total", "rewrite", "run", "result"] as const;
+type Phase = typeof PHASES[number];
+type Samples = Record<Phase, number[]>;
 
-function quantile(sorted: number[], q: number): number {
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+const empty = (): Samples => ({ total: [], rewrite: [], run: [], result: [] });
+
+/** Reads the probes' log into per-call phase durations. */
+async function phases(log: string, into: Samples): Promise<void> {
+  const stamps = new Map<string, Record<string, number>>();
+  for (const line of (await Deno.readTextFile(log)).split("\n").filter((l) => l)) {
+    const { role, id, ms } = JSON.parse(line);
+    stamps.set(id, { ...stamps.get(id), [role]: ms });
+  }
+  for (const s of stamps.values()) {
+    if (s["call-start"] === undefined || s["result-end"] === undefined) continue;
+    into.total.push(s["result-end"] - s["call-start"]);
+    into.rewrite.push(s["call-end"] - s["call-start"]);
+    into.run.push(s["result-start"] - s["call-end"]);
+    into.result.push(s["result-end"] - s["result-start"]);
+  }
+}
+
+/** Milliseconds of one `bin/yarp ARGS` process started from Deno, stdin given. */
+async function processMs(
+  cwd: string,
+  scratch: string,
+  args: string[],
+  stdin: Uint8Array,
+): Promise<number> {
+  const started = performance.now();
+  const child = new Deno.Command(join(ROOT, "bin/yarp"), {
+    args,
+    cwd,
+    env: baseEnv(scratch),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(stdin).catch(() => {});
+  await writer.close().catch(() => {});
+  await child.output();
+  return performance.now() - started;
 }
 
 const scratch = await Deno.makeTempDir({ prefix: "yarp-pi-latency-" });
@@ -28,10 +93,14 @@ const project = join(scratch, "project");
 await makeProject(project, 300);
 const server = await ModelServer.start(scratch);
 const pi = await pi073();
-const samples: Record<string, { yarp: number[]; plain: number[] }> = {};
+const results: Record<string, { yarp: Samples; plain: Samples; alone: Record<string, number[]> }> =
+  {};
 try {
   for (const [label, command] of Object.entries(CASES)) {
-    samples[label] = { yarp: [], plain: [] };
+    const output = new TextEncoder().encode(await sh(project, `${command} 2>&1 || true`));
+    const alone: Record<string, number[]> = { rewrite: [], "result-reduce": [] };
+    const result = { yarp: empty(), plain: empty(), alone };
+    results[label] = result;
     const script: Step[] = [
       ...Array.from(
         { length: reps },
@@ -52,13 +121,16 @@ try {
         extensions: [join(FIXTURES, "timing_end.ts")],
         env: { PI_TIMING_LOG: log },
       });
-      const starts = new Map<string, number>();
-      for (const line of (await Deno.readTextFile(log)).split("\n").filter((l) => l)) {
-        const { role, id, ms } = JSON.parse(line);
-        if (role === "start") starts.set(id, ms);
-        else if (starts.has(id)) {
-          samples[label][withYarp ? "yarp" : "plain"].push(ms - starts.get(id)!);
-        }
+      await phases(log, withYarp ? result.yarp : result.plain);
+      for (let i = 0; i < reps / 2; i++) {
+        const state = join(scratch, "yarp");
+        const none = new Uint8Array();
+        result.alone.rewrite.push(
+          await processMs(project, state, ["rewrite", "--json", "--", command], none),
+        );
+        result.alone["result-reduce"].push(
+          await processMs(project, state, ["result-reduce", "--command", command], output),
+        );
       }
     }
   }
@@ -66,16 +138,23 @@ try {
   await server.stop();
   await Deno.remove(scratch, { recursive: true });
 }
-console.log("case | with YARP median / p95 ms | without median / p95 ms | added median ms | n");
-for (const [label, { yarp, plain }] of Object.entries(samples)) {
-  yarp.sort((a, b) => a - b);
-  plain.sort((a, b) => a - b);
-  const f = (n: number) => n.toFixed(0);
-  console.log(
-    `${label} | ${f(quantile(yarp, 0.5))} / ${f(quantile(yarp, 0.95))} | ${
-      f(quantile(plain, 0.5))
-    } / ${f(quantile(plain, 0.95))} | ${
-      f(quantile(yarp, 0.5) - quantile(plain, 0.5))
-    } | ${yarp.length}+${plain.length}`,
-  );
+
+const f = (n: number) => n.toFixed(0);
+const mp = (xs: number[]) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))}`;
+console.log(
+  `Pi 0.73.1, ${reps} calls per session, 2 sessions with and 2 without YARP per case; ms median / p95`,
+);
+for (const [label, { yarp, plain, alone }] of Object.entries(results)) {
+  console.log(`\n${label} (n = ${yarp.total.length} with, ${plain.total.length} without)`);
+  console.log("phase | with YARP | floor (no extension) | added median");
+  for (const phase of PHASES) {
+    console.log(
+      `${phase} | ${mp(yarp[phase])} | ${mp(plain[phase])} | ${
+        f(quantile(yarp[phase], 0.5) - quantile(plain[phase], 0.5))
+      }`,
+    );
+  }
+  for (const [name, xs] of Object.entries(alone)) {
+    console.log(`process alone: yarp ${name} | ${mp(xs)}`);
+  }
 }

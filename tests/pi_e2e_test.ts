@@ -106,6 +106,7 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   const gitLog = await sh(fx.project, "git log");
   assert.equal(exactLog, gitLog);
   assert.ok(!got[1].includes("[yarp:"), "yarp read is never reduced again");
+  assert.equal(got[1], raw[0], "the model's yarp read got what plain git log shows, byte for byte");
   assert.ok(got[1].includes("change number 2: adjust the counter"));
   assert.ok(got[1].includes("initial project"));
 
@@ -152,6 +153,9 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.match(report, /results reduced by yarp result-reduce: 3/);
   assert.match(report, /result:yarp-command: 1/);
   assert.match(report, /result:wrapped: 2/);
+  // Pass-through reasons by code: the extension's pre-check and YARP's own reason codes.
+  assert.match(report, /rewrite:compound: 2/, "the pipeline and the && chain start no rewrite");
+  assert.match(report, /rewrite:unknown-program: 2/, "yarp rewrite --json's reason for seq");
   assert.match(report, /archive: .*archive\.sqlite3/);
   assert.match(report, /yarp read ID/);
   assert.match(report, /binary: yarp on PATH: .*\/bin\/yarp\n/, "/yarp doctor names the binary");

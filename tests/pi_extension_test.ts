@@ -12,9 +12,11 @@ import {
   isYarpCommand,
   markerArchiveId,
   type ProcessOutcome,
+  readRewriteJson,
   readRewriteReply,
   shellCall,
   shellWord,
+  wrapperCommand,
 } from "../hooks/pi/src/decisions.ts";
 import { invocationWords, locateYarp } from "../hooks/pi/src/binary.ts";
 import {
@@ -68,6 +70,87 @@ Deno.test("isYarpCommand: the model's own yarp calls", () => {
   }
 });
 
+Deno.test("readRewriteJson: one strict JSON line; anything else leaves the command as written", () => {
+  assert.deepEqual(
+    readRewriteJson(exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n')),
+    {
+      decision: { rewrite: true, rule: "git/log" },
+    },
+  );
+  for (const reason of ["not-simple-command", "parse:syntax-error", "unknown-program"]) {
+    assert.deepEqual(readRewriteJson(exit(`{"rewrite":false,"reason":"${reason}"}\n`)), {
+      decision: { rewrite: false, reason },
+    });
+  }
+  assert.deepEqual(
+    readRewriteJson(exit('{"rewrite":false,"reason":"transform-only","rule":"x/y"}\n')),
+    { decision: { rewrite: false, reason: "transform-only" } },
+  );
+  for (
+    const malformed of [
+      "",
+      "yarp run --expect-rule git/log -- git log\n",
+      '{"rewrite":true,"reason":"rewritten"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"rm -rf /"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log"}',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n{}\n',
+      '{"rewrite":"yes","reason":"rewritten","rule":"git/log"}\n',
+      '{"rewrite":true,"reason":"redirect","rule":"git/log"}\n',
+      '{"rewrite":false,"reason":"rewritten"}\n',
+      '{"rewrite":false,"reason":"Not A Code"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"a b"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log;rm"}\n',
+      '[true,"rewritten","git/log"]\n',
+      "null\n",
+    ]
+  ) {
+    assert.deepEqual(readRewriteJson(exit(malformed)), { reason: "malformed-reply" }, malformed);
+  }
+  assert.deepEqual(
+    readRewriteJson(exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n', 2)),
+    { reason: "exit-nonzero" },
+  );
+  assert.deepEqual(readRewriteJson({ kind: "timeout" }), { reason: "timeout" });
+  assert.deepEqual(readRewriteJson({ kind: "spawn-error", message: "ENOENT" }), {
+    reason: "spawn-failed",
+  });
+});
+
+Deno.test("readRewriteJson: a wrap decision only from exactly the documented object (property)", () => {
+  fc.assert(fc.property(
+    fc.oneof(
+      fc.string(),
+      fc.json().map((text) => text + "\n"),
+      fc.record({
+        rewrite: fc.oneof(fc.boolean(), fc.constant("true")),
+        reason: fc.constantFrom("rewritten", "redirect", "parse:too-deep", "", "X"),
+        rule: fc.option(fc.constantFrom("git/log", "a b", "", "search/grep"), { nil: undefined }),
+      }, { requiredKeys: [] }).map((o) => JSON.stringify(o) + "\n"),
+    ),
+    (stdout) => {
+      const reply = readRewriteJson(exit(stdout));
+      if (!("decision" in reply) || !reply.decision.rewrite) return;
+      const parsed = JSON.parse(stdout);
+      assert.equal(stdout.indexOf("\n"), stdout.length - 1);
+      assert.deepEqual(Object.keys(parsed).sort(), ["reason", "rewrite", "rule"]);
+      assert.equal(parsed.rewrite, true);
+      assert.equal(parsed.reason, "rewritten");
+      assert.equal(parsed.rule, reply.decision.rule);
+    },
+  ));
+});
+
+Deno.test("wrapperCommand: yarp rewrite's line, with the binary's words and each pack's digest", () => {
+  assert.equal(
+    wrapperCommand("'/x y/yarp'", "git/log", [], ["git", "log", "--format=%h %s", "it's"]),
+    `'/x y/yarp' run --expect-rule git/log -- git log '--format=%h %s' 'it'\\''s'`,
+  );
+  assert.equal(
+    wrapperCommand("yarp", "git/log", [{ path: "/p/.yarp/rules.yrp", digest: "ab" }], ["git"]),
+    "yarp run --expect-rule git/log --rule-pack /p/.yarp/rules.yrp --pack-digest ab -- git",
+  );
+});
+
 Deno.test("readRewriteReply: the wrapper only from a clean one-line yarp run reply", () => {
   assert.deepEqual(
     readRewriteReply(exit("yarp run --expect-rule git/log -- git log\n"), "'/x y/yarp'"),
@@ -75,7 +158,7 @@ Deno.test("readRewriteReply: the wrapper only from a clean one-line yarp run rep
       wrapper: "'/x y/yarp' run --expect-rule git/log -- git log",
     },
   );
-  assert.deepEqual(readRewriteReply(exit(""), "yarp"), { reason: "not-selected" });
+  assert.deepEqual(readRewriteReply(exit(""), "yarp"), { reason: "malformed-reply" });
   assert.deepEqual(readRewriteReply(exit("rm -rf /\n"), "yarp"), { reason: "malformed-reply" });
   assert.deepEqual(readRewriteReply(exit("yarp run -- a\nyarp run -- b\n"), "yarp"), {
     reason: "malformed-reply",
@@ -286,7 +369,9 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
         return Promise.resolve(exit(`yarp ${yarp.version ?? "0.1.0"}\n`));
       }
       if (args[0] === "rewrite") {
-        return Promise.resolve(yarp.rewrite?.(args[args.length - 1], args) ?? exit(""));
+        return Promise.resolve(
+          yarp.rewrite?.(args[args.length - 1], args) ?? DECLINE("unknown-program"),
+        );
       }
       if (args[0] === "result-reduce") {
         return Promise.resolve(
@@ -346,19 +431,51 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
 }
 
 const FULL = "FULL OUTPUT\n".repeat(5000);
-const WRAP = (source: string) => exit(`yarp run --expect-rule git/log -- ${source}\n`);
+/** The fake `yarp rewrite`: the JSON decision with `--json`, else the text-mode line. */
+const WRAP = (source: string, args: readonly string[] = ["--json"]) =>
+  args.includes("--json")
+    ? exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n')
+    : exit(`yarp run --expect-rule git/log -- ${source}\n`);
+const DECLINE = (reason: string) => exit(`{"rewrite":false,"reason":"${reason}"}\n`);
 
-Deno.test("tool_call: the wrapper is applied only when YARP prints one; bash and exec_command", async () => {
-  const h = harness({ rewrite: (source) => source === "git log" ? WRAP(source) : exit("") });
+Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and exec_command", async () => {
+  const h = harness({
+    rewrite: (source, args) =>
+      source.startsWith("git log") ? WRAP(source, args) : DECLINE("unknown-program"),
+  });
   const input = { command: "git log" };
   assert.equal(await h.call("bash", input), undefined);
   assert.equal(input.command, "/bin/yarp run --expect-rule git/log -- git log");
+  assert.deepEqual(h.calls.at(-1), ["rewrite", "--json", "--", "git log"]);
   const exec = { cmd: "git log" };
   await h.call("exec_command", exec, "c2");
   assert.equal(exec.cmd, "/bin/yarp run --expect-rule git/log -- git log");
   const plain = { command: "ls" };
   await h.call("bash", plain, "c3");
   assert.equal(plain.command, "ls");
+  // Quoted words are rebuilt from the command's own argv, quoted for bash.
+  const quoted = { command: `git log --format="%h %s" 'a'b\\ c` };
+  await h.call("bash", quoted, "c4");
+  assert.equal(
+    quoted.command,
+    "/bin/yarp run --expect-rule git/log -- git log '--format=%h %s' 'ab c'",
+  );
+  // Words the extension cannot read exactly: YARP's text-mode line, one more process.
+  const expansion = { command: 'git log "$REV"' };
+  const before = h.calls.length;
+  await h.call("bash", expansion, "c5");
+  assert.equal(expansion.command, '/bin/yarp run --expect-rule git/log -- git log "$REV"');
+  assert.deepEqual(h.calls.slice(before).map((c) => c.includes("--json")), [true, false]);
+  // A source that certainly is not one simple command never starts a process.
+  const pipeline = { command: "git log | head -5" };
+  const count = h.calls.length;
+  await h.call("bash", pipeline, "c6");
+  assert.equal(pipeline.command, "git log | head -5");
+  assert.equal(h.calls.length, count);
+  const report = await h.command("");
+  assert.match(report, /rewrite:compound: 1/);
+  assert.match(report, /rewrite:unknown-program: 1/);
+  assert.match(report, /commands rewritten to yarp run: 4/);
   // The wrapped result is never reduced a second time.
   assert.equal(await h.result("bash", input, "x".repeat(9000)), undefined);
   assert.ok(!h.calls.some((c) => c[0] === "result-reduce"));
@@ -368,8 +485,9 @@ Deno.test("tool_call and tool_result fail open on every failure, and never throw
   const failures: ProcessOutcome[] = [
     { kind: "timeout" },
     { kind: "spawn-error", message: "ENOENT" },
-    exit("yarp run -- x\n", 1),
-    exit("not a wrapper\n"),
+    exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n', 1),
+    exit("yarp run --expect-rule git/log -- git log\n"),
+    exit('{"rewrite":true,"reason":"rewritten"}\n'),
   ];
   for (const failure of failures) {
     const h = harness({ rewrite: () => failure, reduce: () => failure });
@@ -565,9 +683,9 @@ Deno.test("project pack: passed only for Pi trust, YARP trust with the same dige
 Deno.test("project pack: the trusted pack reaches rewrite and result-reduce", async () => {
   const seen: (readonly string[])[] = [];
   const h = harness({
-    rewrite: (_source, args) => {
+    rewrite: (source, args) => {
       seen.push(args);
-      return exit("");
+      return source === "git log" ? WRAP(source, args) : DECLINE("unknown-program");
     },
     reduce: (stdin, args) => {
       seen.push(args);
@@ -581,10 +699,17 @@ Deno.test("project pack: the trusted pack reaches rewrite and result-reduce", as
     }),
   });
   await h.call("bash", { command: "seq 1 9" });
-  await h.result("bash", { command: "seq 1 9" }, "1\n");
+  await h.result("bash", { command: "seq 1 9" }, "1\n".repeat(600));
+  const input = { command: "git log" };
+  await h.call("bash", input, "g");
+  assert.equal(seen.length, 3);
   for (const args of seen) {
     assert.ok(args.join(" ").includes("--rule-pack /project/.yarp/rules.yrp"), args.join(" "));
   }
+  assert.equal(
+    input.command,
+    `/bin/yarp run --expect-rule git/log --rule-pack /project/.yarp/rules.yrp --pack-digest ${DIGEST} -- git log`,
+  );
 });
 
 // ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@
  * @module
  */
 import { shellWord } from "./decisions.ts";
-import { denoRunArgs, runtimeEnv } from "../../../lib/base/sandbox.ts";
+import { denoRunArgs, runtimeEnv } from "./_sandbox.generated.ts";
 
 /** The binary in use: the argv that starts it and how `/yarp doctor` names it. */
 export interface YarpBinary {

@@ -52,12 +52,12 @@ export function isYarpCommand(command: string): boolean {
   return /^\s*(?:[^\s'"]*\/)?yarp(?:\s|$)/.test(command);
 }
 
-/** Why the extension left a command or result exactly as it was. */
+/** Why the extension left a command or result exactly as it was (the extension's own codes). */
 export type PassReason =
   | "disabled"
   | "off"
   | "yarp-command"
-  | "not-selected"
+  | "compound"
   | "malformed-reply"
   | "timeout"
   | "exit-nonzero"
@@ -88,11 +88,119 @@ export function processFailure(outcome: ProcessOutcome): PassReason | undefined 
   return outcome.code === 0 ? undefined : "exit-nonzero";
 }
 
+/** `yarp rewrite --json`'s decision, read strictly. */
+export type RewriteDecision =
+  | { readonly rewrite: true; readonly rule: string }
+  | { readonly rewrite: false; readonly reason: string };
+
+const REASON_CODE = /^[a-z][a-z0-9-]{0,63}(?::[a-z][a-z0-9-]{0,63})?$/;
+const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
+
 /**
- * Reads `yarp rewrite`'s reply: empty stdout means YARP chose not to wrap;
- * one line `yarp run …` is the wrapper, returned with `yarp` replaced by
- * `invocation` (the shell-quoted words that start the binary the extension
- * found). Anything else is malformed and leaves the command as written.
+ * Reads `yarp rewrite --json`'s reply: exit 0 and exactly one line holding
+ * one JSON object with only `rewrite` (boolean), `reason` (a code such as
+ * `rewritten`, `not-simple-command`, `parse:syntax-error`) and `rule` (the
+ * rule id, required when `rewrite` is true, when `reason` is `rewritten`).
+ * Anything else gives the pass-through reason that leaves the command as
+ * written.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { readRewriteJson } from "./decisions.ts";
+ * const exit = (stdout: string) => ({ kind: "exit" as const, code: 0, stdout, stderr: "" });
+ * deepEqual(readRewriteJson(exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n')), {
+ *   decision: { rewrite: true, rule: "git/log" },
+ * });
+ * deepEqual(readRewriteJson(exit('{"rewrite":false,"reason":"redirect"}\n')), {
+ *   decision: { rewrite: false, reason: "redirect" },
+ * });
+ * deepEqual(readRewriteJson(exit("yarp run -- git log\n")), { reason: "malformed-reply" });
+ * ```
+ */
+export function readRewriteJson(
+  outcome: ProcessOutcome,
+): { readonly decision: RewriteDecision } | { readonly reason: PassReason } {
+  const failure = processFailure(outcome);
+  if (failure !== undefined || outcome.kind !== "exit") {
+    return { reason: failure ?? "spawn-failed" };
+  }
+  const malformed = { reason: "malformed-reply" as const };
+  const line = outcome.stdout;
+  if (!line.endsWith("\n") || line.indexOf("\n") !== line.length - 1) {
+    return malformed;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return malformed;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return malformed;
+  }
+  const record = parsed as Record<string, unknown>;
+  if (
+    Object.keys(record).some((key) => !["rewrite", "reason", "rule"].includes(key))
+  ) {
+    return malformed;
+  }
+  const { rewrite, reason, rule } = record;
+  if (
+    typeof rewrite !== "boolean" || typeof reason !== "string" ||
+    !REASON_CODE.test(reason)
+  ) {
+    return malformed;
+  }
+  if (rule !== undefined && (typeof rule !== "string" || !RULE_ID.test(rule))) {
+    return malformed;
+  }
+  if (rewrite !== (reason === "rewritten")) return malformed;
+  if (!rewrite) return { decision: { rewrite, reason } };
+  if (rule === undefined) return malformed;
+  return { decision: { rewrite, rule } };
+}
+
+/** A rule pack the wrapper names, with the digest `yarp run` must find again. */
+export interface WrapperPack {
+  readonly path: string;
+  readonly digest: string;
+}
+
+/**
+ * The wrapper for a command YARP chose to wrap: `invocation` (the
+ * shell-quoted words that start the binary) `run --expect-rule RULE`, each
+ * pack as `--rule-pack P --pack-digest D`, then `--` and the command's argv
+ * with every word quoted so bash reads it back exactly: the same line
+ * `yarp rewrite` prints in text mode.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { wrapperCommand } from "./decisions.ts";
+ * equal(wrapperCommand("yarp", "git/log", [], ["git", "log", "a b"]), "yarp run --expect-rule git/log -- git log 'a b'");
+ * ```
+ */
+export function wrapperCommand(
+  invocation: string,
+  rule: string,
+  packs: readonly WrapperPack[],
+  argv: readonly string[],
+): string {
+  const words = ["run", "--expect-rule", rule];
+  for (const pack of packs) {
+    words.push("--rule-pack", pack.path, "--pack-digest", pack.digest);
+  }
+  words.push("--", ...argv);
+  return `${invocation} ${words.map(shellWord).join(" ")}`;
+}
+
+/**
+ * Reads `yarp rewrite`'s text-mode reply (asked only when the JSON reply
+ * said to wrap a command whose words the extension cannot read itself):
+ * one line `yarp run … -- …`, returned with `yarp` replaced by
+ * `invocation`; anything else is malformed and leaves the command as
+ * written.
  *
  * @example
  * ```ts
@@ -113,9 +221,11 @@ export function readRewriteReply(
   if (failure !== undefined || outcome.kind !== "exit") {
     return { reason: failure ?? "spawn-failed" };
   }
-  if (outcome.stdout === "") return { reason: "not-selected" };
   const line = outcome.stdout.endsWith("\n") ? outcome.stdout.slice(0, -1) : outcome.stdout;
-  if (line.includes("\n") || !line.startsWith("yarp run ") || !line.includes(" -- ")) {
+  if (
+    line.includes("\n") || !line.startsWith("yarp run ") ||
+    !line.includes(" -- ")
+  ) {
     return { reason: "malformed-reply" };
   }
   return { wrapper: invocation + line.slice("yarp".length) };

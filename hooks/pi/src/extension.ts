@@ -10,8 +10,11 @@
  *   extension's version (a mismatch disables rewriting and reduction and is
  *   said once), and note whether Pi trusts the project.
  * - `tool_call` (`bash`, or `exec_command` with `cmd`): remember the
- *   original command by tool-call id; ask `yarp rewrite` (2 s); apply the
- *   wrapper only when YARP prints one.
+ *   original command by tool-call id; skip sources that certainly are not
+ *   one simple command (`certainlyCompound`: YARP never wraps them); else
+ *   ask `yarp rewrite --json` (2 s) and apply the wrapper only when YARP
+ *   says to wrap, built from the command's literal words (or, when the
+ *   extension cannot read them, from text-mode `yarp rewrite`'s line).
  * - `tool_result`: a wrapped call was reduced by `yarp run` and is left
  *   alone; a `yarp …` call of the model's is left alone; else `yarp
  *   result-reduce` reads the full output (Pi's full-output file when Pi
@@ -27,10 +30,14 @@ import {
   markerOmittedBytes,
   type PassReason,
   type ProcessOutcome,
+  readRewriteJson,
   readRewriteReply,
   readVersionReply,
   shellCall,
+  wrapperCommand,
+  type WrapperPack,
 } from "./decisions.ts";
+import { certainlyCompound, literalArgv } from "./shell_words.ts";
 import { invocationWords, type YarpBinary } from "./binary.ts";
 import {
   EMPTY_STATS,
@@ -157,12 +164,15 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     });
   };
 
-  /** The `--rule-pack` arguments for a trusted project pack, else none. */
-  const packArgs = async (state: Readiness, ctx: PiContext): Promise<string[]> => {
-    if (state.binary === undefined || ctx.cwd === undefined) return [];
+  /** The `--rule-pack` arguments for a trusted project pack (and the pack), else none. */
+  const packArgs = async (
+    state: Readiness,
+    ctx: PiContext,
+  ): Promise<{ args: string[]; pack?: WrapperPack }> => {
+    if (state.binary === undefined || ctx.cwd === undefined) return { args: [] };
     const piTrust = typeof ctx.isProjectTrusted === "function" ? ctx.isProjectTrusted() : undefined;
     const binary = state.binary;
-    const { args, trust } = await projectPackArgs(
+    const { args, pack, trust } = await projectPackArgs(
       ctx.cwd,
       piTrust,
       deps.projectPack,
@@ -173,7 +183,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       trustRecords,
     );
     packTrust = trust;
-    return args;
+    return { args, pack };
   };
 
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
@@ -221,21 +231,58 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       if (typeof state === "string") {
         return record({ kind: "pass", stage: "rewrite", reason: state });
       }
-      const binary = state.binary!;
-      const packs = await packArgs(state, ctx);
-      const outcome = await deps.run(binary, ["rewrite", ...packs, "--", call.command], {
-        timeoutMs: REWRITE_TIMEOUT_MS,
-        cwd: ctx.cwd,
-      });
-      noteTimeout(ctx, outcome, "rewrite");
-      const reply = readRewriteReply(outcome, invocationWords(binary));
-      if ("reason" in reply) {
-        if (reply.reason !== "not-selected") {
-          record({ kind: "error", code: `rewrite-${reply.reason}`, detail: describe(outcome) });
-        }
-        return record({ kind: "pass", stage: "rewrite", reason: reply.reason });
+      if (certainlyCompound(call.command)) {
+        return record({ kind: "pass", stage: "rewrite", reason: "compound" });
       }
-      (input as Record<string, unknown>)[call.field] = reply.wrapper;
+      const binary = state.binary!;
+      const { args: packs, pack } = await packArgs(state, ctx);
+      const ask = (json: boolean) =>
+        deps.run(binary, [
+          "rewrite",
+          ...(json ? ["--json"] : []),
+          ...packs,
+          "--",
+          call.command,
+        ], {
+          timeoutMs: REWRITE_TIMEOUT_MS,
+          cwd: ctx.cwd,
+        });
+      const failed = (reason: PassReason, outcome: ProcessOutcome) => {
+        noteTimeout(ctx, outcome, "rewrite");
+        record({
+          kind: "error",
+          code: `rewrite-${reason}`,
+          detail: describe(outcome),
+        });
+        return record({ kind: "pass", stage: "rewrite", reason });
+      };
+      const outcome = await ask(true);
+      const reply = readRewriteJson(outcome);
+      if ("reason" in reply) return failed(reply.reason, outcome);
+      if (!reply.decision.rewrite) {
+        return record({
+          kind: "pass",
+          stage: "rewrite",
+          reason: reply.decision.reason,
+        });
+      }
+      const argv = literalArgv(call.command);
+      let wrapper: string;
+      if (argv !== undefined) {
+        wrapper = wrapperCommand(
+          invocationWords(binary),
+          reply.decision.rule,
+          pack === undefined ? [] : [pack],
+          argv,
+        );
+      } else {
+        // Words the extension cannot read exactly: YARP's own line (rare; one more process).
+        const text = await ask(false);
+        const line = readRewriteReply(text, invocationWords(binary));
+        if ("reason" in line) return failed(line.reason, text);
+        wrapper = line.wrapper;
+      }
+      (input as Record<string, unknown>)[call.field] = wrapper;
       wrapped.add(toolCallId);
       record({ kind: "rewritten", tool: String(toolName) });
     } catch (error) {
@@ -293,7 +340,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         if (full === undefined) return pass("full-output-unavailable");
         whole = full;
       }
-      const packs = await packArgs(state, ctx);
+      const { args: packs } = await packArgs(state, ctx);
       const exit = parts.exitCode === undefined ? [] : ["--exit-code", String(parts.exitCode)];
       const outcome = await deps.run(
         state.binary!,

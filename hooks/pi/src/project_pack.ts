@@ -13,7 +13,7 @@
  *
  * @module
  */
-import type { ProcessOutcome } from "./decisions.ts";
+import type { ProcessOutcome, WrapperPack } from "./decisions.ts";
 
 /** File-system probes; each is total (never throws). */
 export interface ProjectPackProbe {
@@ -52,7 +52,7 @@ export function readTrustReply(outcome: ProcessOutcome): string | null | undefin
 
 /**
  * The `--rule-pack` arguments for the project at `cwd` (none, or the
- * resolved pack path) and why. `piTrust` is `ctx.isProjectTrusted()`'s
+ * resolved pack path), the pack with its digest for the wrapper, and why. `piTrust` is `ctx.isProjectTrusted()`'s
  * answer, undefined when Pi has no trust API. `askTrust(root)` runs `yarp
  * trust --status --json -- ROOT`; its answers are kept in `recorded` by
  * root and pack digest (one map per session).
@@ -63,7 +63,7 @@ export async function projectPackArgs(
   probe: ProjectPackProbe,
   askTrust: (root: string) => Promise<ProcessOutcome>,
   recorded: Map<string, string | null>,
-): Promise<{ args: string[]; trust: PackTrust }> {
+): Promise<{ args: string[]; pack?: WrapperPack; trust: PackTrust }> {
   const none = (detail: string) => ({ args: [], trust: { state: "none" as const, detail } });
   if (piTrust === false) return none("Pi does not trust this project");
   const root = await probe.realpath(cwd);
@@ -89,6 +89,7 @@ export async function projectPackArgs(
   if (trusted !== digest) return none(`${PROJECT_PACK} changed since 'yarp trust'; trust it again`);
   return {
     args: ["--rule-pack", real],
+    pack: { path: real, digest },
     trust: { state: "passed", detail: `${real} (sha256 ${digest.slice(0, 12)})` },
   };
 }

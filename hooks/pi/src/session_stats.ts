@@ -18,7 +18,12 @@ export type SessionEvent =
     readonly archiveId: string;
   }
   | { readonly kind: "reduced-by-run"; readonly charsAfter: number; readonly omittedBytes: number }
-  | { readonly kind: "pass"; readonly stage: "rewrite" | "result"; readonly reason: PassReason }
+  | {
+    readonly kind: "pass";
+    readonly stage: "rewrite" | "result";
+    /** The extension's {@link PassReason}, or the reason code `yarp rewrite --json` gave. */
+    readonly reason: PassReason | string;
+  }
   | { readonly kind: "error"; readonly code: string; readonly detail: string };
 
 /** Counts for one session. */

@@ -12,7 +12,7 @@ import type { ProcessOutcome } from "./decisions.ts";
 
 /** Options for one run. */
 export interface RunOptions {
-  /** Bytes or text written to stdin, then closed; stdin is closed empty when absent. */
+  /** Bytes or text written to stdin, then closed; stdin is `/dev/null` when absent (no pipe). */
   readonly stdin?: string | Uint8Array;
   /** Milliseconds before the process group is killed. */
   readonly timeoutMs: number;
@@ -43,7 +43,7 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
           ? process.env
           : { ...process.env, ...options.env },
         detached: true,
-        stdio: ["pipe", "pipe", "pipe"],
+        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       });
     } catch (error) {
       resolve({ kind: "spawn-error", message: String(error) });
@@ -89,6 +89,6 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
     child.stdin?.on("error", () => {
       // the child closed stdin early (EPIPE); its exit tells what happened
     });
-    child.stdin?.end(options.stdin ?? "");
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   });
 }
