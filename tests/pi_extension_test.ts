@@ -13,10 +13,9 @@ import {
   markerArchiveId,
   type ProcessOutcome,
   readRewriteJson,
-  readRewriteReply,
   shellCall,
   shellWord,
-  wrapperCommand,
+  withInvocation,
 } from "../hooks/pi/src/decisions.ts";
 import { invocationWords, locateYarp } from "../hooks/pi/src/binary.ts";
 import {
@@ -71,27 +70,28 @@ Deno.test("isYarpCommand: the model's own yarp calls", () => {
 });
 
 Deno.test("readRewriteJson: one strict JSON line; anything else leaves the command as written", () => {
+  const command = "yarp run --expect-rule git/log -- git log 'a b'";
   assert.deepEqual(
-    readRewriteJson(exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n')),
-    {
-      decision: { rewrite: true, rule: "git/log" },
-    },
+    readRewriteJson(
+      exit(JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n"),
+    ),
+    { decision: { rewrite: true, rule: "git/log", command } },
   );
   for (const reason of ["not-simple-command", "parse:syntax-error", "unknown-program"]) {
     assert.deepEqual(readRewriteJson(exit(`{"rewrite":false,"reason":"${reason}"}\n`)), {
       decision: { rewrite: false, reason },
     });
   }
-  assert.deepEqual(
-    readRewriteJson(exit('{"rewrite":false,"reason":"transform-only","rule":"x/y"}\n')),
-    { decision: { rewrite: false, reason: "transform-only" } },
-  );
   for (
     const malformed of [
       "",
       "yarp run --expect-rule git/log -- git log\n",
       '{"rewrite":true,"reason":"rewritten"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"rm -rf /"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/logx -- a"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/log -- a\\nb"}\n',
+      '{"rewrite":false,"reason":"transform-only","rule":"x/y"}\n',
+      '{"rewrite":false,"reason":"redirect","command":"yarp run -- a"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log"}',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n{}\n',
       '{"rewrite":"yes","reason":"rewritten","rule":"git/log"}\n',
@@ -125,6 +125,15 @@ Deno.test("readRewriteJson: a wrap decision only from exactly the documented obj
         rewrite: fc.oneof(fc.boolean(), fc.constant("true")),
         reason: fc.constantFrom("rewritten", "redirect", "parse:too-deep", "", "X"),
         rule: fc.option(fc.constantFrom("git/log", "a b", "", "search/grep"), { nil: undefined }),
+        command: fc.option(
+          fc.constantFrom(
+            "yarp run --expect-rule git/log -- git log",
+            "yarp run --expect-rule search/grep -- grep x",
+            "rm -rf /",
+            "yarp run --expect-rule git/log",
+          ),
+          { nil: undefined },
+        ),
       }, { requiredKeys: [] }).map((o) => JSON.stringify(o) + "\n"),
     ),
     (stdout) => {
@@ -132,47 +141,21 @@ Deno.test("readRewriteJson: a wrap decision only from exactly the documented obj
       if (!("decision" in reply) || !reply.decision.rewrite) return;
       const parsed = JSON.parse(stdout);
       assert.equal(stdout.indexOf("\n"), stdout.length - 1);
-      assert.deepEqual(Object.keys(parsed).sort(), ["reason", "rewrite", "rule"]);
+      assert.deepEqual(Object.keys(parsed).sort(), ["command", "reason", "rewrite", "rule"]);
       assert.equal(parsed.rewrite, true);
       assert.equal(parsed.reason, "rewritten");
       assert.equal(parsed.rule, reply.decision.rule);
+      assert.equal(parsed.command, reply.decision.command);
+      assert.ok(parsed.command.startsWith(`yarp run --expect-rule ${parsed.rule} `));
     },
   ));
 });
 
-Deno.test("wrapperCommand: yarp rewrite's line, with the binary's words and each pack's digest", () => {
+Deno.test("withInvocation: YARP's wrapper line started by the binary's own words", () => {
   assert.equal(
-    wrapperCommand("'/x y/yarp'", "git/log", [], ["git", "log", "--format=%h %s", "it's"]),
-    `'/x y/yarp' run --expect-rule git/log -- git log '--format=%h %s' 'it'\\''s'`,
+    withInvocation("yarp run --expect-rule git/log -- git log 'a b'", "'/x y/yarp'"),
+    "'/x y/yarp' run --expect-rule git/log -- git log 'a b'",
   );
-  assert.equal(
-    wrapperCommand("yarp", "git/log", [{ path: "/p/.yarp/rules.yrp", digest: "ab" }], ["git"]),
-    "yarp run --expect-rule git/log --rule-pack /p/.yarp/rules.yrp --pack-digest ab -- git",
-  );
-});
-
-Deno.test("readRewriteReply: the wrapper only from a clean one-line yarp run reply", () => {
-  assert.deepEqual(
-    readRewriteReply(exit("yarp run --expect-rule git/log -- git log\n"), "'/x y/yarp'"),
-    {
-      wrapper: "'/x y/yarp' run --expect-rule git/log -- git log",
-    },
-  );
-  assert.deepEqual(readRewriteReply(exit(""), "yarp"), { reason: "malformed-reply" });
-  assert.deepEqual(readRewriteReply(exit("rm -rf /\n"), "yarp"), { reason: "malformed-reply" });
-  assert.deepEqual(readRewriteReply(exit("yarp run -- a\nyarp run -- b\n"), "yarp"), {
-    reason: "malformed-reply",
-  });
-  assert.deepEqual(readRewriteReply(exit("yarp run --expect-rule x\n"), "yarp"), {
-    reason: "malformed-reply",
-  });
-  assert.deepEqual(readRewriteReply(exit("yarp run -- a\n", 2), "yarp"), {
-    reason: "exit-nonzero",
-  });
-  assert.deepEqual(readRewriteReply({ kind: "timeout" }, "yarp"), { reason: "timeout" });
-  assert.deepEqual(readRewriteReply({ kind: "spawn-error", message: "ENOENT" }, "yarp"), {
-    reason: "spawn-failed",
-  });
 });
 
 Deno.test("decideReducedResult: replace only a changed, smaller result naming an archived copy", () => {
@@ -431,11 +414,18 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
 }
 
 const FULL = "FULL OUTPUT\n".repeat(5000);
-/** The fake `yarp rewrite`: the JSON decision with `--json`, else the text-mode line. */
-const WRAP = (source: string, args: readonly string[] = ["--json"]) =>
-  args.includes("--json")
-    ? exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n')
-    : exit(`yarp run --expect-rule git/log -- ${source}\n`);
+/**
+ * The fake `yarp rewrite --json`: a wrap decision whose wrapper names the
+ * `--rule-pack` it was given with `digest` (the source is used as its argv text).
+ */
+const WRAP = (source: string, args: readonly string[] = [], digest = DIGEST) => {
+  const pack = args.indexOf("--rule-pack");
+  const packs = pack < 0 ? "" : `--rule-pack ${args[pack + 1]} --pack-digest ${digest} `;
+  const command = `yarp run --expect-rule git/log ${packs}-- ${source}`;
+  return exit(
+    JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n",
+  );
+};
 const DECLINE = (reason: string) => exit(`{"rewrite":false,"reason":"${reason}"}\n`);
 
 Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and exec_command", async () => {
@@ -453,19 +443,12 @@ Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and ex
   const plain = { command: "ls" };
   await h.call("bash", plain, "c3");
   assert.equal(plain.command, "ls");
-  // Quoted words are rebuilt from the command's own argv, quoted for bash.
-  const quoted = { command: `git log --format="%h %s" 'a'b\\ c` };
-  await h.call("bash", quoted, "c4");
-  assert.equal(
-    quoted.command,
-    "/bin/yarp run --expect-rule git/log -- git log '--format=%h %s' 'ab c'",
-  );
-  // Words the extension cannot read exactly: YARP's text-mode line, one more process.
-  const expansion = { command: 'git log "$REV"' };
+  // YARP's own wrapper line is used, from one process.
+  const quoted = { command: `git log --format="%h %s"` };
   const before = h.calls.length;
-  await h.call("bash", expansion, "c5");
-  assert.equal(expansion.command, '/bin/yarp run --expect-rule git/log -- git log "$REV"');
-  assert.deepEqual(h.calls.slice(before).map((c) => c.includes("--json")), [true, false]);
+  await h.call("bash", quoted, "c4");
+  assert.equal(quoted.command, `/bin/yarp run --expect-rule git/log -- git log --format="%h %s"`);
+  assert.equal(h.calls.length, before + 1);
   // A source that certainly is not one simple command never starts a process.
   const pipeline = { command: "git log | head -5" };
   const count = h.calls.length;
@@ -475,7 +458,7 @@ Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and ex
   const report = await h.command("");
   assert.match(report, /rewrite:compound: 1/);
   assert.match(report, /rewrite:unknown-program: 1/);
-  assert.match(report, /commands rewritten to yarp run: 4/);
+  assert.match(report, /commands rewritten to yarp run: 3/);
   // The wrapped result is never reduced a second time.
   assert.equal(await h.result("bash", input, "x".repeat(9000)), undefined);
   assert.ok(!h.calls.some((c) => c[0] === "result-reduce"));
@@ -710,6 +693,22 @@ Deno.test("project pack: the trusted pack reaches rewrite and result-reduce", as
     input.command,
     `/bin/yarp run --expect-rule git/log --rule-pack /project/.yarp/rules.yrp --pack-digest ${DIGEST} -- git log`,
   );
+});
+
+Deno.test("project pack: a wrapper naming another digest than the trusted one is refused", async () => {
+  const h = harness({
+    rewrite: (source, args) => WRAP(source, args, "cd".repeat(32)),
+    trust: () => exit(`{"recorded_digest":"${DIGEST}"}`),
+  }, {
+    projectPack: probe({
+      "/project": "/project",
+      "/project/.yarp/rules.yrp": "/project/.yarp/rules.yrp",
+    }),
+  });
+  const input = { command: "git log" };
+  await h.call("bash", input);
+  assert.equal(input.command, "git log");
+  assert.match(await h.command(""), /rewrite:pack-changed: 1/);
 });
 
 // ---------------------------------------------------------------------------

@@ -154,6 +154,7 @@ Deno.test("rule layers: config rules.packs apply in rewrite, run and rules expla
       rewrite: true,
       reason: "rewritten",
       rule: "e2e/seq",
+      command: "yarp run --expect-rule e2e/seq -- seq 1 100",
     });
     const wrapper = (await yarp(["rewrite", "--", "seq 1 100"], project, env)).stdout;
     assert.equal(wrapper, "yarp run --expect-rule e2e/seq -- seq 1 100\n");

@@ -142,14 +142,16 @@ Deno.test("yarp rewrite as a program: argument, stdin, --json, pass-through", as
     stdout: "",
     stderr: "",
   });
-  const json = await yarp(["rewrite", "--json", "--", "rg SECRETWORD src/"]);
+  const json = await yarp(["rewrite", "--json", "--", "rg 'two words' src/"]);
   assert.equal(json.code, 0);
   assert.deepEqual(JSON.parse(json.stdout), {
     rewrite: true,
     reason: "rewritten",
     rule: "search/rg",
+    command: "yarp run --expect-rule search/rg -- rg 'two words' src/",
   });
-  assert.ok(!json.stdout.includes("SECRETWORD"));
+  const declined = await yarp(["rewrite", "--json", "--", "rg SECRETWORD src/ | head"]);
+  assert.deepEqual(JSON.parse(declined.stdout), { rewrite: false, reason: "not-simple-command" });
   const missing = await yarp([
     "rewrite",
     "--rule-pack",

@@ -9,8 +9,9 @@
  * -- ARGV…` with every word single-quoted where bash would otherwise
  * reinterpret it, so bash reproduces the parsed argv exactly; `yarp run`
  * selects again from the real argv. `--json` prints one object with the
- * decision, a reason code and the rule id, never command text. Only a
- * malformed YARP argument prints an error and exits 2.
+ * decision, a reason code, the rule id and the wrapper (`command`, present
+ * exactly when `rewrite` is true: a declined source's text never appears).
+ * Only a malformed YARP argument prints an error and exits 2.
  *
  * @module
  */
@@ -73,8 +74,7 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     decision = await decide(source, options.rulePacks, loadShellParser);
   }
   if (options.json) {
-    const { command: _command, ...visible } = decision;
-    io.out(JSON.stringify(visible) + "\n");
+    io.out(JSON.stringify(decision) + "\n");
   } else if (decision.command !== undefined) {
     io.out(decision.command + "\n");
   }

@@ -59,6 +59,7 @@ export type PassReason =
   | "yarp-command"
   | "compound"
   | "malformed-reply"
+  | "pack-changed"
   | "timeout"
   | "exit-nonzero"
   | "spawn-failed"
@@ -90,17 +91,19 @@ export function processFailure(outcome: ProcessOutcome): PassReason | undefined 
 
 /** `yarp rewrite --json`'s decision, read strictly. */
 export type RewriteDecision =
-  | { readonly rewrite: true; readonly rule: string }
+  | { readonly rewrite: true; readonly rule: string; readonly command: string }
   | { readonly rewrite: false; readonly reason: string };
 
 const REASON_CODE = /^[a-z][a-z0-9-]{0,63}(?::[a-z][a-z0-9-]{0,63})?$/;
 const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
+const KEYS = ["rewrite", "reason", "rule", "command"];
 
 /**
  * Reads `yarp rewrite --json`'s reply: exit 0 and exactly one line holding
  * one JSON object with only `rewrite` (boolean), `reason` (a code such as
- * `rewritten`, `not-simple-command`, `parse:syntax-error`) and `rule` (the
- * rule id, required when `rewrite` is true, when `reason` is `rewritten`).
+ * `rewritten`, `not-simple-command`, `parse:syntax-error`), and, exactly
+ * when `rewrite` is true (`reason` is `rewritten`), `rule` (the rule id)
+ * and `command` (the wrapper line: `yarp run --expect-rule RULE … -- …`).
  * Anything else gives the pass-through reason that leaves the command as
  * written.
  *
@@ -109,8 +112,9 @@ const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
  * import { deepEqual } from "node:assert/strict";
  * import { readRewriteJson } from "./decisions.ts";
  * const exit = (stdout: string) => ({ kind: "exit" as const, code: 0, stdout, stderr: "" });
- * deepEqual(readRewriteJson(exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n')), {
- *   decision: { rewrite: true, rule: "git/log" },
+ * const command = "yarp run --expect-rule git/log -- git log";
+ * deepEqual(readRewriteJson(exit(JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n")), {
+ *   decision: { rewrite: true, rule: "git/log", command },
  * });
  * deepEqual(readRewriteJson(exit('{"rewrite":false,"reason":"redirect"}\n')), {
  *   decision: { rewrite: false, reason: "redirect" },
@@ -140,25 +144,27 @@ export function readRewriteJson(
     return malformed;
   }
   const record = parsed as Record<string, unknown>;
-  if (
-    Object.keys(record).some((key) => !["rewrite", "reason", "rule"].includes(key))
-  ) {
-    return malformed;
-  }
-  const { rewrite, reason, rule } = record;
+  if (Object.keys(record).some((key) => !KEYS.includes(key))) return malformed;
+  const { rewrite, reason, rule, command } = record;
   if (
     typeof rewrite !== "boolean" || typeof reason !== "string" ||
-    !REASON_CODE.test(reason)
+    !REASON_CODE.test(reason) || rewrite !== (reason === "rewritten")
   ) {
     return malformed;
   }
-  if (rule !== undefined && (typeof rule !== "string" || !RULE_ID.test(rule))) {
+  if (!rewrite) {
+    return rule === undefined && command === undefined
+      ? { decision: { rewrite, reason } }
+      : malformed;
+  }
+  if (typeof rule !== "string" || !RULE_ID.test(rule) || typeof command !== "string") {
     return malformed;
   }
-  if (rewrite !== (reason === "rewritten")) return malformed;
-  if (!rewrite) return { decision: { rewrite, reason } };
-  if (rule === undefined) return malformed;
-  return { decision: { rewrite, rule } };
+  const wrapper = `yarp run --expect-rule ${rule} `;
+  if (!command.startsWith(wrapper) || !command.includes(" -- ") || command.includes("\n")) {
+    return malformed;
+  }
+  return { decision: { rewrite, rule, command } };
 }
 
 /** A rule pack the wrapper names, with the digest `yarp run` must find again. */
@@ -168,67 +174,12 @@ export interface WrapperPack {
 }
 
 /**
- * The wrapper for a command YARP chose to wrap: `invocation` (the
- * shell-quoted words that start the binary) `run --expect-rule RULE`, each
- * pack as `--rule-pack P --pack-digest D`, then `--` and the command's argv
- * with every word quoted so bash reads it back exactly: the same line
- * `yarp rewrite` prints in text mode.
- *
- * @example
- * ```ts
- * import { equal } from "node:assert/strict";
- * import { wrapperCommand } from "./decisions.ts";
- * equal(wrapperCommand("yarp", "git/log", [], ["git", "log", "a b"]), "yarp run --expect-rule git/log -- git log 'a b'");
- * ```
+ * The wrapper line `command` (`yarp run …`, from {@link readRewriteJson})
+ * with its leading `yarp` replaced by `invocation`, the shell-quoted words
+ * that start the binary this extension uses.
  */
-export function wrapperCommand(
-  invocation: string,
-  rule: string,
-  packs: readonly WrapperPack[],
-  argv: readonly string[],
-): string {
-  const words = ["run", "--expect-rule", rule];
-  for (const pack of packs) {
-    words.push("--rule-pack", pack.path, "--pack-digest", pack.digest);
-  }
-  words.push("--", ...argv);
-  return `${invocation} ${words.map(shellWord).join(" ")}`;
-}
-
-/**
- * Reads `yarp rewrite`'s text-mode reply (asked only when the JSON reply
- * said to wrap a command whose words the extension cannot read itself):
- * one line `yarp run … -- …`, returned with `yarp` replaced by
- * `invocation`; anything else is malformed and leaves the command as
- * written.
- *
- * @example
- * ```ts
- * import { deepEqual } from "node:assert/strict";
- * import { readRewriteReply } from "./decisions.ts";
- * deepEqual(
- *   readRewriteReply({ kind: "exit", code: 0, stdout: "yarp run --expect-rule git/log -- git log\n", stderr: "" }, "'/bin/yarp'"),
- *   { wrapper: "'/bin/yarp' run --expect-rule git/log -- git log" },
- * );
- * deepEqual(readRewriteReply({ kind: "timeout" }, "yarp"), { reason: "timeout" });
- * ```
- */
-export function readRewriteReply(
-  outcome: ProcessOutcome,
-  invocation: string,
-): { readonly wrapper: string } | { readonly reason: PassReason } {
-  const failure = processFailure(outcome);
-  if (failure !== undefined || outcome.kind !== "exit") {
-    return { reason: failure ?? "spawn-failed" };
-  }
-  const line = outcome.stdout.endsWith("\n") ? outcome.stdout.slice(0, -1) : outcome.stdout;
-  if (
-    line.includes("\n") || !line.startsWith("yarp run ") ||
-    !line.includes(" -- ")
-  ) {
-    return { reason: "malformed-reply" };
-  }
-  return { wrapper: invocation + line.slice("yarp".length) };
+export function withInvocation(command: string, invocation: string): string {
+  return invocation + command.slice("yarp".length);
 }
 
 /** `yarp --version` prints `yarp X.Y.Z`; returns `X.Y.Z`, or undefined for anything else. */

@@ -12,9 +12,9 @@
  * - `tool_call` (`bash`, or `exec_command` with `cmd`): remember the
  *   original command by tool-call id; skip sources that certainly are not
  *   one simple command (`certainlyCompound`: YARP never wraps them); else
- *   ask `yarp rewrite --json` (2 s) and apply the wrapper only when YARP
- *   says to wrap, built from the command's literal words (or, when the
- *   extension cannot read them, from text-mode `yarp rewrite`'s line).
+ *   ask `yarp rewrite --json` (2 s) and apply YARP's wrapper only when YARP
+ *   says to wrap (with a project pack, only when the wrapper carries the
+ *   digest the extension trusted).
  * - `tool_result`: a wrapped call was reduced by `yarp run` and is left
  *   alone; a `yarp …` call of the model's is left alone; else `yarp
  *   result-reduce` reads the full output (Pi's full-output file when Pi
@@ -31,13 +31,12 @@ import {
   type PassReason,
   type ProcessOutcome,
   readRewriteJson,
-  readRewriteReply,
   readVersionReply,
   shellCall,
-  wrapperCommand,
+  withInvocation,
   type WrapperPack,
 } from "./decisions.ts";
-import { certainlyCompound, literalArgv } from "./shell_words.ts";
+import { certainlyCompound } from "./shell_words.ts";
 import { invocationWords, type YarpBinary } from "./binary.ts";
 import {
   EMPTY_STATS,
@@ -236,17 +235,6 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       }
       const binary = state.binary!;
       const { args: packs, pack } = await packArgs(state, ctx);
-      const ask = (json: boolean) =>
-        deps.run(binary, [
-          "rewrite",
-          ...(json ? ["--json"] : []),
-          ...packs,
-          "--",
-          call.command,
-        ], {
-          timeoutMs: REWRITE_TIMEOUT_MS,
-          cwd: ctx.cwd,
-        });
       const failed = (reason: PassReason, outcome: ProcessOutcome) => {
         noteTimeout(ctx, outcome, "rewrite");
         record({
@@ -256,7 +244,10 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         });
         return record({ kind: "pass", stage: "rewrite", reason });
       };
-      const outcome = await ask(true);
+      const outcome = await deps.run(binary, ["rewrite", "--json", ...packs, "--", call.command], {
+        timeoutMs: REWRITE_TIMEOUT_MS,
+        cwd: ctx.cwd,
+      });
       const reply = readRewriteJson(outcome);
       if ("reason" in reply) return failed(reply.reason, outcome);
       if (!reply.decision.rewrite) {
@@ -266,22 +257,13 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           reason: reply.decision.reason,
         });
       }
-      const argv = literalArgv(call.command);
-      let wrapper: string;
-      if (argv !== undefined) {
-        wrapper = wrapperCommand(
-          invocationWords(binary),
-          reply.decision.rule,
-          pack === undefined ? [] : [pack],
-          argv,
-        );
-      } else {
-        // Words the extension cannot read exactly: YARP's own line (rare; one more process).
-        const text = await ask(false);
-        const line = readRewriteReply(text, invocationWords(binary));
-        if ("reason" in line) return failed(line.reason, text);
-        wrapper = line.wrapper;
+      // The wrapper must carry the digest this extension trusted: a pack changed since is refused.
+      if (
+        pack !== undefined && !reply.decision.command.includes(` --pack-digest ${pack.digest} `)
+      ) {
+        return failed("pack-changed", outcome);
       }
+      const wrapper = withInvocation(reply.decision.command, invocationWords(binary));
       (input as Record<string, unknown>)[call.field] = wrapper;
       wrapped.add(toolCallId);
       record({ kind: "rewritten", tool: String(toolName) });
