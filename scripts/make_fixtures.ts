@@ -49,6 +49,10 @@ import { families as list } from "./fixtures/list.ts";
 import { families as build } from "./fixtures/build.ts";
 import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
+import { families as jvm } from "./fixtures/jvm.ts";
+import { families as native } from "./fixtures/native.ts";
+import { families as ecosystems } from "./fixtures/ecosystems.ts";
+import { families as managers } from "./fixtures/managers.ts";
 import { type Family, main } from "./fixtures/_core.ts";
 
 /** Every family, module by module: each fixture family lives in `scripts/fixtures/<family>.ts`. */
@@ -60,6 +64,10 @@ const FAMILIES: readonly Family[] = [
   ...build,
   ...tests,
   ...packages,
+  ...jvm,
+  ...native,
+  ...ecosystems,
+  ...managers,
 ];
 
 if (import.meta.main) Deno.exit(await main(FAMILIES, Deno.args));
