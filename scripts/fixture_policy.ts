@@ -39,6 +39,8 @@ export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
   "package/uv-sync": "uv writes its resolve, download and install lines and errors to stderr",
   "package/uv-add": "uv writes its resolve, download and install lines and errors to stderr",
   "package/uv-lock": "uv writes its resolve lines and errors to stderr",
+  "build/ninja":
+    "ninja prints its progress and every subprocess's output, merged, to stdout; stderr holds only its own start-up errors",
   "list/tree":
     "tree writes its listing and its `[error opening dir]` notes to stdout; only usage errors, which end it before any listing, go to stderr",
 };

@@ -51,6 +51,7 @@ import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
 import { families as jvm } from "./fixtures/jvm.ts";
 import { families as native } from "./fixtures/native.ts";
+import { families as cmake } from "./fixtures/cmake.ts";
 import { families as ecosystems } from "./fixtures/ecosystems.ts";
 import { families as managers } from "./fixtures/managers.ts";
 import { type Family, main } from "./fixtures/_core.ts";
@@ -66,6 +67,7 @@ const FAMILIES: readonly Family[] = [
   ...packages,
   ...jvm,
   ...native,
+  ...cmake,
   ...ecosystems,
   ...managers,
 ];
