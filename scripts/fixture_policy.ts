@@ -41,6 +41,7 @@ export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
   "package/uv-lock": "uv writes its resolve lines and errors to stderr",
   "build/ninja":
     "ninja prints its progress and every subprocess's output, merged, to stdout; stderr holds only its own start-up errors",
+  "tests/tox": "tox 3 joins its commands' stderr to its own stdout; stderr stays empty",
   "list/tree":
     "tree writes its listing and its `[error opening dir]` notes to stdout; only usage errors, which end it before any listing, go to stderr",
 };
