@@ -51,6 +51,7 @@ import { families as build } from "./fixtures/build.ts";
 import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
 import { families as jvm } from "./fixtures/jvm.ts";
+import { families as maven } from "./fixtures/maven.ts";
 import { families as native } from "./fixtures/native.ts";
 import { families as cmake } from "./fixtures/cmake.ts";
 import { families as ecosystems } from "./fixtures/ecosystems.ts";
@@ -68,6 +69,7 @@ const FAMILIES: readonly Family[] = [
   ...tests,
   ...packages,
   ...jvm,
+  ...maven,
   ...native,
   ...cmake,
   ...ecosystems,
