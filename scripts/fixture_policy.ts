@@ -25,6 +25,23 @@ export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
   "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
   "build/go-vet": "go vet writes its findings to stderr",
   "build/tsc": "tsc writes its diagnostics to stdout and nothing to stderr",
+  "package/go-mod-download":
+    "go mod download writes its `go: downloading` lines and errors to stderr",
+  "package/go-mod-tidy":
+    "go mod tidy writes its `go: downloading`/`go: finding` lines and errors to stderr",
+  "package/go-get": "go get writes its downloads, `go: added` lines and errors to stderr",
+  "build/go-install": "go install writes everything (-v lists, compiler errors) to stderr",
+  "package/cargo-fetch":
+    "cargo fetch writes its `Updating`/`Downloaded` lines and errors to stderr",
+  "package/cargo-update": "cargo update writes its `Updating`/`Locking` lines and errors to stderr",
+  "package/uv-pip-install":
+    "uv writes its resolve, download and install lines and errors to stderr",
+  "package/uv-sync": "uv writes its resolve, download and install lines and errors to stderr",
+  "package/uv-add": "uv writes its resolve, download and install lines and errors to stderr",
+  "package/uv-lock": "uv writes its resolve lines and errors to stderr",
+  "build/ninja":
+    "ninja prints its progress and every subprocess's output, merged, to stdout; stderr holds only its own start-up errors",
+  "tests/tox": "tox 3 joins its commands' stderr to its own stdout; stderr stays empty",
   "list/tree":
     "tree writes its listing and its `[error opening dir]` notes to stdout; only usage errors, which end it before any listing, go to stderr",
 };
@@ -42,8 +59,48 @@ export const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
 /** The cases every transform rule has: one line-preserving sample it selects. */
 export const TRANSFORM_CASES = ["transform"] as const;
 
+/**
+ * Why a guard of an exact form that no built-in rule reduces still exists: the
+ * global output cap (`yarp result-reduce`) cuts results no rule reduces, but
+ * never a guarded exact form, so these values, listings and JSON stay whole.
+ */
+const CAP_EXEMPT =
+  "exact values, listings or JSON that no rule reduces; the guard keeps the global output cap off them";
+
 /** Guards that no broader built-in reduction or transform rule could shadow, and why. */
-export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {};
+export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
+  "build/mvn-guard-help-evaluate": CAP_EXEMPT,
+  "build/mvn-guard-effective-pom": CAP_EXEMPT,
+  "build/mvn-guard-dependency-tree": CAP_EXEMPT,
+  "build/mvn-guard-dependency-list": CAP_EXEMPT,
+  "build/gradle-guard-dependencies": CAP_EXEMPT,
+  "build/gradle-guard-tasks": CAP_EXEMPT,
+  "build/gradle-guard-properties": CAP_EXEMPT,
+  "build/cmake-guard-system-information": CAP_EXEMPT,
+  "build/cmake-guard-command-mode": CAP_EXEMPT,
+  "build/meson-guard-introspect": CAP_EXEMPT,
+  "build/dotnet-guard-info": CAP_EXEMPT,
+  "tests/cargo-guard-nextest-list": CAP_EXEMPT,
+  "build/cargo-guard-metadata": CAP_EXEMPT,
+  "package/cargo-guard-tree": CAP_EXEMPT,
+  "build/go-guard-list-json": CAP_EXEMPT,
+  "build/go-guard-env": CAP_EXEMPT,
+  "package/go-guard-mod-graph": CAP_EXEMPT,
+  "package/npm-guard-ls-parseable": CAP_EXEMPT,
+  "package/pip-guard-freeze": CAP_EXEMPT,
+  "package/pip-guard-list": CAP_EXEMPT,
+  "package/pip-guard-show": CAP_EXEMPT,
+  "package/uv-guard-pip-freeze": CAP_EXEMPT,
+  "package/uv-guard-pip-list": CAP_EXEMPT,
+  "package/uv-guard-export": CAP_EXEMPT,
+  "package/uv-guard-tree": CAP_EXEMPT,
+  "package/poetry-guard-show": CAP_EXEMPT,
+  "package/poetry-guard-export": CAP_EXEMPT,
+  "package/apt-guard-list": CAP_EXEMPT,
+  "package/apt-guard-show": CAP_EXEMPT,
+  "package/apt-cache-guard-policy": CAP_EXEMPT,
+  "package/apt-cache-guard-show": CAP_EXEMPT,
+};
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** One character per byte, so every byte of a line survives into its text. */

@@ -7,13 +7,14 @@
  * `passthrough` guard one `guard` case, to `fixtures/<rule-id>/<case>.json`.
  *
  * Inputs are made here, never copied from elsewhere: real tools (git, grep,
- * find, ls, make and cmake with gcc, cargo, pytest, npm with node --test, and
- * vitest and jest at pinned versions that `npm install` fetches from the npm
- * registry, the only step that needs the network) run over files,
- * repositories, Makefiles, crates and packages this script creates in a
- * temporary directory; tools that are not installed (go, tsc, rg, pnpm, yarn,
- * tree, and `ls --zero` of a newer coreutils) get realistic output written by
- * the generators below. Recorded
+ * find, ls, make and cmake with gcc, ninja, ctest, cargo, pytest, tox, npm
+ * with node --test, and vitest and jest at pinned versions that `npm install`
+ * fetches from the npm registry, the only step that needs the network) run
+ * over files, repositories, Makefiles, crates and packages this script
+ * creates in a temporary directory; tools that are not installed or need an
+ * unreachable registry (go, tsc, rg, pnpm, yarn, tree, `ls --zero` of a newer
+ * coreutils, Maven, Gradle, meson, dotnet, nextest, bun, pip, uv, poetry, nox,
+ * apt) get realistic output written by the generators below. Recorded
  * output is made deterministic: fixed commit dates, fixed names, the
  * temporary directory replaced by `/home/dev/demo`, and elapsed times
  * replaced by fixed values (see `Normalizer`).
@@ -49,6 +50,13 @@ import { families as list } from "./fixtures/list.ts";
 import { families as build } from "./fixtures/build.ts";
 import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
+import { families as jvm } from "./fixtures/jvm.ts";
+import { families as maven } from "./fixtures/maven.ts";
+import { families as native } from "./fixtures/native.ts";
+import { families as cmake } from "./fixtures/cmake.ts";
+import { families as ecosystems } from "./fixtures/ecosystems.ts";
+import { families as managers } from "./fixtures/managers.ts";
+import { families as python } from "./fixtures/python.ts";
 import { type Family, main } from "./fixtures/_core.ts";
 
 /** Every family, module by module: each fixture family lives in `scripts/fixtures/<family>.ts`. */
@@ -60,6 +68,13 @@ const FAMILIES: readonly Family[] = [
   ...build,
   ...tests,
   ...packages,
+  ...jvm,
+  ...maven,
+  ...native,
+  ...cmake,
+  ...ecosystems,
+  ...managers,
+  ...python,
 ];
 
 if (import.meta.main) Deno.exit(await main(FAMILIES, Deno.args));

@@ -124,21 +124,21 @@ const BIG = Array.from({ length: 3000 }, (_, i) => `line ${i} of output`).join("
 
 Deno.test("the host result path caps only results no rule reduces and no stage makes exact", async () => {
   const table: [string, string][] = [
-    ["mvn -q test", "capped,unknown-program"],
+    ["sbt -q test", "capped,unknown-program"],
     ["cd app && ./gradlew build", "capped,unknown-program"],
     ["timeout 60 docker build .", "capped,unknown-program"],
     ["python3 script.py", "capped,no-rule-matched"],
     ["cat notes.txt", "transform-without-input"],
-    ["echo start && mvn test", "unknown-program"],
+    ["echo start && sbt test", "unknown-program"],
     ["sed -n 1,3000p big.c", "unknown-program"],
     ["kubectl get pods -o json", "unknown-program"],
     ["gh pr list --json number", "unknown-program"],
     ["docker logs --follow web", "unknown-program"],
-    ["mvn test && cat log.txt", "unknown-program"],
-    ["PATH=/x:/y mvn test", "assignment-output"],
+    ["sbt test && cat log.txt", "unknown-program"],
+    ["PATH=/x:/y sbt test", "assignment-output"],
     ["git status --porcelain", "guarded"],
-    ["mvn test $(x)", "parse:expansion"],
-    ["bash -c 'mvn test'", "capped,unknown-program"],
+    ["sbt test $(x)", "parse:expansion"],
+    ["bash -c 'sbt test'", "capped,unknown-program"],
     ["bash -c 'yarp read 1234'", "unknown-program"],
   ];
   const wrong: string[] = [];
@@ -147,13 +147,13 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     if (reasons !== expected) wrong.push(`${command}: ${reasons}, expected ${expected}`);
   }
   assert.deepEqual(wrong, []);
-  assert.equal((await decide("mvn test", "small\n")).reasons, "unknown-program");
-  assert.equal((await decide("mvn test", BIG, { cap: null })).reasons, "unknown-program");
+  assert.equal((await decide("sbt test", "small\n")).reasons, "unknown-program");
+  assert.equal((await decide("sbt test", BIG, { cap: null })).reasons, "unknown-program");
   assert.equal(
-    (await decide("mvn test", BIG, { copy: false })).reasons,
+    (await decide("sbt test", BIG, { copy: false })).reasons,
     "unknown-program,archive-off",
   );
-  const capped = await decide("mvn test", BIG);
+  const capped = await decide("sbt test", BIG);
   assert.ok(capped.output.endsWith("exact: yarp read 0c0ffee0]\n"));
 });
 
@@ -168,7 +168,7 @@ Deno.test("a typed reduction keeps the host's truncation notice, else the cap do
 Deno.test("the cap is configurable: --output-cap BYTES|off and the config's output_cap", async () => {
   const { parseResultReduceArgs } = await import("../lib/cli/result_reduce.ts");
   const { parseConfig } = await import("../lib/config/config.ts");
-  const args = (...extra: string[]) => parseResultReduceArgs(["--command", "mvn", ...extra]);
+  const args = (...extra: string[]) => parseResultReduceArgs(["--command", "sbt", ...extra]);
   assert.equal((args("--output-cap", "off") as { outputCap?: unknown }).outputCap, "off");
   assert.equal((args("--output-cap", "16384") as { outputCap?: unknown }).outputCap, 16384);
   assert.equal((args() as { outputCap?: unknown }).outputCap, undefined);

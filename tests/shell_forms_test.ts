@@ -100,7 +100,7 @@ const FORMS: readonly [string, string][] = [
   ["npx --yes vitest run", "tests/npx-vitest@complete"],
   ["pnpm exec vitest --reporter=json", "guarded"],
   ["python3 script.py", "no-rule-matched"],
-  ["uv run --with x pytest", "unknown-program"],
+  ["uv run --with x pytest", "no-rule-matched"],
   // nested shells whose literal parses as an accepted program
   ["bash -c 'cargo test'", "tests/cargo-test@complete"],
   ["bash -lc 'cd app && npm test'", "tests/npm-test@complete"],
