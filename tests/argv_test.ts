@@ -23,6 +23,15 @@ Deno.test("program is argv[0] exactly", () => {
   }
 });
 
+Deno.test("the Maven and Gradle project wrappers select their tool's rules by name", () => {
+  assert.equal(normalizeArgv(["./mvnw", "-q", "test"])?.program, "mvnw");
+  assert.deepEqual(normalizeArgv(["./mvnw", "-q", "test"])?.tail, ["test"]);
+  assert.equal(normalizeArgv(["./gradlew", "build"])?.program, "gradlew");
+  for (const other of ["../mvnw", "sub/gradlew", "/repo/mvnw", "./mvnw2", ".//gradlew"]) {
+    assert.equal(normalizeArgv([other, "test"]), undefined, other);
+  }
+});
+
 /** [argv, expected tail, expected skipped] */
 const SKIPPING: readonly (readonly [readonly string[], readonly string[], readonly string[]])[] = [
   // git options that take a value, with the value present: skipped
@@ -32,6 +41,26 @@ const SKIPPING: readonly (readonly [readonly string[], readonly string[], readon
   [["git", "--git-dir=.git", "log"], ["log"], ["--git-dir=.git"]],
   [["git", "--work-tree", "w", "status"], ["status"], ["--work-tree", "w"]],
   [["git", "--work-tree=w", "status"], ["status"], ["--work-tree=w"]],
+  // Maven: switches, valued options and attached -Dname=value, before the goal
+  [["mvn", "-q", "-B", "test"], ["test"], ["-q", "-B"]],
+  [["mvn", "-pl", "core", "-am", "-DskipTests=false", "verify"], ["verify"], [
+    "-pl",
+    "core",
+    "-am",
+    "-DskipTests=false",
+  ]],
+  [["mvn", "-D", "x=1", "test"], ["test"], ["-D", "x=1"]],
+  [["mvn", "-D", "test"], [], ["-D", "test"]],
+  [["mvn", "-v"], ["-v"], []],
+  // Gradle: the guards' -m and -t are never skipped
+  [["gradle", "--no-daemon", "-q", "build"], ["build"], ["--no-daemon", "-q"]],
+  [["gradlew", "--console=plain", "test"], ["test"], ["--console=plain"]],
+  [["gradle", "-m", "build"], ["-m", "build"], []],
+  [["gradle", "-q", "-t", "test"], ["-t", "test"], ["-q"]],
+  // apt-get: the guards' -s and --simulate are never skipped
+  [["apt-get", "-y", "-qq", "install", "curl"], ["install", "curl"], ["-y", "-qq"]],
+  [["apt-get", "-s", "install", "curl"], ["-s", "install", "curl"], []],
+  [["apt", "-o", "Debug::X=1", "update"], ["update"], ["-o", "Debug::X=1"]],
   // git switches
   [["git", "-p", "log"], ["log"], ["-p"]],
   [["git", "-P", "log"], ["log"], ["-P"]],

@@ -125,7 +125,7 @@ const BIG = Array.from({ length: 3000 }, (_, i) => `line ${i} of output`).join("
 Deno.test("the host result path caps only results no rule reduces and no stage makes exact", async () => {
   const table: [string, string][] = [
     ["sbt -q test", "capped,unknown-program"],
-    ["cd app && ./gradlew build", "capped,unknown-program"],
+    ["cd app && ./run_all.sh build", "capped,unknown-program"],
     ["timeout 60 docker build .", "capped,unknown-program"],
     ["python3 script.py", "capped,no-rule-matched"],
     ["cat notes.txt", "transform-without-input"],

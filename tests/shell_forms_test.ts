@@ -77,6 +77,12 @@ const FORMS: readonly [string, string][] = [
   ["command cargo test", "tests/cargo-test@complete"],
   ["timeout 60 env CI=1 nice cargo test", "tests/cargo-test@complete"],
   ["timeout 60 cargo test --message-format=json", "guarded"],
+  ["sudo apt-get install -y curl", "package/apt-get-install@complete"],
+  ["sudo -E -u dev ./mvnw -q test", "tests/mvn-test@complete"],
+  ["sudo -- make", "build/make@complete"],
+  ["sudo -i make", "wrapper-option"],
+  ["sudo -l", "wrapper-option"],
+  ["sudo", "wrapper-option"],
   // closed wrapper forms
   ["timeout -v 60 cargo test", "wrapper-option"],
   ["timeout cargo test", "wrapper-option"],

@@ -19,8 +19,10 @@
  *
  * Known misses (each fails safe: a rule does not match and the command
  * passes through, or a guard must name the raw token):
- * - An argv[0] containing `/` (absolute or relative path), an alias or a
- *   wrapper such as `env`, `sudo` or `npx` selects no rule.
+ * - An argv[0] containing `/` (absolute or relative path; only `./mvnw`
+ *   and `./gradlew` are reviewed), an alias or a wrapper such as `env`,
+ *   `sudo` or `npx` selects no rule here (lib/shell/stage_forms.ts peels
+ *   the reviewed wrappers before selection).
  * - Attached forms of program-level options (`git -C/repo`, `gh -Ro/r`) and
  *   options after the subcommand that mean the same thing are not skipped.
  * - Short options of programs and git subcommands outside the table, and
@@ -33,7 +35,7 @@
 
 /** The result of normalising one argument vector. */
 export interface NormalizedArgv {
-  /** argv[0] exactly as given. */
+  /** argv[0] exactly as given, or a reviewed project wrapper's name (`./mvnw` is `mvnw`). */
   readonly program: string;
   /** The arguments after the skipped program-level options, in order. */
   readonly tail: readonly string[];
@@ -51,15 +53,137 @@ interface ProgramLevelOptions {
   readonly switches: ReadonlySet<string>;
   /** Whether a first argument `+toolchain` is skipped (Cargo). */
   readonly plusToolchain: boolean;
+  /** A short option whose value is attached (`-Dname=value` for Maven), if any. */
+  readonly attached?: string;
 }
 
 function programLevel(
   valued: readonly string[],
   switches: readonly string[] = [],
   plusToolchain = false,
+  attached?: string,
 ): ProgramLevelOptions {
-  return { valued: new Set(valued), switches: new Set(switches), plusToolchain };
+  return { valued: new Set(valued), switches: new Set(switches), plusToolchain, attached };
 }
+
+/**
+ * Maven 3.9 (`mvn --help`): options that choose what builds, how loudly and
+ * with which settings, none of which is a guard's form (`-v`, `-h`, `-X`'s
+ * debug stays a plain tail token only because it is not listed: it is
+ * reduced like any log). `-Dname=value` is one attached token.
+ */
+const MAVEN_OPTIONS = programLevel(
+  [
+    "-pl",
+    "--projects",
+    "-T",
+    "--threads",
+    "-P",
+    "--activate-profiles",
+    "-f",
+    "--file",
+    "-s",
+    "--settings",
+    "-gs",
+    "--global-settings",
+    "-rf",
+    "--resume-from",
+    "-D",
+    "--define",
+  ],
+  [
+    "-B",
+    "--batch-mode",
+    "-q",
+    "--quiet",
+    "-e",
+    "--errors",
+    "-o",
+    "--offline",
+    "-U",
+    "--update-snapshots",
+    "-ntp",
+    "--no-transfer-progress",
+    "-am",
+    "--also-make",
+    "-amd",
+    "--also-make-dependents",
+    "-fae",
+    "--fail-at-end",
+    "-ff",
+    "--fail-fast",
+    "-nsu",
+    "--no-snapshot-updates",
+  ],
+  false,
+  "-D",
+);
+
+/**
+ * Gradle 8 (`gradle --help`): logging, daemon, cache and project options.
+ * Not listed, so never skipped: the guards' `-m`/`--dry-run` and
+ * `-t`/`--continuous`.
+ */
+const GRADLE_OPTIONS = programLevel(
+  [
+    "-p",
+    "--project-dir",
+    "-x",
+    "--exclude-task",
+    "--console",
+    "--warning-mode",
+    "--max-workers",
+    "-b",
+    "--build-file",
+    "-c",
+    "--settings-file",
+  ],
+  [
+    "-q",
+    "--quiet",
+    "-i",
+    "--info",
+    "-w",
+    "--warn",
+    "-s",
+    "--stacktrace",
+    "-S",
+    "--full-stacktrace",
+    "--no-daemon",
+    "--daemon",
+    "--offline",
+    "--parallel",
+    "--no-parallel",
+    "--build-cache",
+    "--no-build-cache",
+    "--configuration-cache",
+    "--no-configuration-cache",
+    "--refresh-dependencies",
+    "--rerun-tasks",
+    "--continue",
+  ],
+);
+
+/**
+ * apt-get and apt (`apt-get --help`): assume-yes, quiet and configuration
+ * options. Not listed, so never skipped: the guards' `-s`/`--simulate`,
+ * `--dry-run` and `--print-uris`.
+ */
+const APT_OPTIONS = programLevel(["-o", "--option", "-t", "--target-release"], [
+  "-y",
+  "--yes",
+  "--assume-yes",
+  "-q",
+  "-qq",
+  "--quiet",
+  "--no-install-recommends",
+  "--install-suggests",
+  "-f",
+  "--fix-broken",
+  "-m",
+  "--fix-missing",
+  "--allow-downgrades",
+]);
 
 const PACKAGE_MANAGER_OPTIONS = programLevel(["-C", "--dir"]);
 
@@ -85,6 +209,23 @@ const PROGRAM_LEVEL_OPTIONS: ReadonlyMap<string, ProgramLevelOptions> = new Map(
   ["uv", programLevel(["--project"])],
   ["gh", programLevel(["-R", "--repo"])],
   ["cargo", programLevel([], [], true)],
+  ["mvn", MAVEN_OPTIONS],
+  ["mvnw", MAVEN_OPTIONS],
+  ["gradle", GRADLE_OPTIONS],
+  ["gradlew", GRADLE_OPTIONS],
+  ["apt-get", APT_OPTIONS],
+  ["apt", APT_OPTIONS],
+]);
+
+/**
+ * Project wrapper scripts named by their conventional relative path: the
+ * Maven and Gradle wrappers a repository carries run the build tool with
+ * the same arguments, so they select the tool's rules under their own
+ * names. Any other argv[0] with a `/` selects nothing.
+ */
+const PROJECT_WRAPPERS: ReadonlyMap<string, string> = new Map([
+  ["./mvnw", "mvnw"],
+  ["./gradlew", "gradlew"],
 ]);
 
 /** Reviewed one-letter options; letter `x` normalises to the token `-x`. */
@@ -166,6 +307,11 @@ function tailStart(program: string, argv: readonly string[]): number {
     } else if (options.valued.has(arg) && index + 1 < argv.length && argv[index + 1] !== "") {
       index += 2;
     } else if (isAssignedProgramOption(arg, options)) {
+      index += 1;
+    } else if (
+      options.attached !== undefined && arg.length > options.attached.length &&
+      arg.startsWith(options.attached)
+    ) {
       index += 1;
     } else {
       break;
@@ -253,7 +399,8 @@ const NOTHING_SKIPPED: readonly string[] = Object.freeze([]);
  * Normalises an argument vector for rule matching.
  *
  * Returns `undefined` when no rule can match it: an empty argv, an empty
- * argv[0], or an argv[0] containing `/`. Never throws. `tokens` is computed
+ * argv[0], or an argv[0] containing `/` other than the reviewed project
+ * wrappers `./mvnw` and `./gradlew`. Never throws. `tokens` is computed
  * on first read.
  *
  * @example
@@ -267,7 +414,7 @@ const NOTHING_SKIPPED: readonly string[] = Object.freeze([]);
  */
 export function normalizeArgv(argv: readonly string[]): NormalizedArgv | undefined {
   if (argv.length === 0) return undefined;
-  const program = argv[0];
+  const program = PROJECT_WRAPPERS.get(argv[0]) ?? argv[0];
   if (program === "" || program.includes("/")) return undefined;
   const start = tailStart(program, argv);
   const skipped = start === 1 ? NOTHING_SKIPPED : argv.slice(1, start);

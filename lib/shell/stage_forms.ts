@@ -7,7 +7,9 @@
  * - **Wrappers** run their operand as it is written and print nothing of
  *   their own on the reviewed options: `timeout`, `time`, `nice`, `nohup`,
  *   `env` (assignments only; not `-i`, `-u`, `-S`, `-C`, `-0`), `stdbuf`,
- *   `command` (not `-v`, `-V`, `-p`). An option that prints (`timeout -v`,
+ *   `command` (not `-v`, `-V`, `-p`), `sudo` (`-E`, `-H`, `-n`, `-u USER`,
+ *   `-g GROUP` only; its password prompt needs a terminal, which a host's
+ *   result has not). An option that prints (`timeout -v`,
  *   `time -v`/`-f`/`-o`) or a wrapper without an operand (`env`, `nice`
  *   alone print state) is `wrapper-option`.
  * - **Front ends** run a known tool: `python[3[.N]] [-u|-B] -m MOD ARGS` is
@@ -102,6 +104,37 @@ function readStdbuf(argv: readonly string[]): number | StageFormReason {
   return index;
 }
 
+/** `sudo` options that only choose whom the operand runs as and what it keeps; the rest are unreviewed. */
+const SUDO_SWITCHES: ReadonlySet<string> = new Set([
+  "-E",
+  "--preserve-env",
+  "-H",
+  "--set-home",
+  "-n",
+  "--non-interactive",
+]);
+
+/**
+ * `sudo [-E|-H|-n|-u USER|-g GROUP]… CMD`: runs CMD with the same argv as
+ * another user. Options that print, edit or start a shell (`-l`, `-v`,
+ * `-e`, `-i`, `-s`, `-k`, …) are `wrapper-option`.
+ */
+function readSudo(argv: readonly string[]): number | StageFormReason {
+  let index = 1;
+  for (; index < argv.length; index += 1) {
+    const word = argv[index];
+    if (word === "--") return index + 1;
+    if (!word.startsWith("-")) break;
+    if (SUDO_SWITCHES.has(word)) continue;
+    if (word === "-u" || word === "-g" || word === "--user" || word === "--group") {
+      index += 1;
+      continue;
+    }
+    if (!/^(-[ug].+|--(user|group)=.+)$/.test(word)) return "wrapper-option";
+  }
+  return index;
+}
+
 /** `env` with assignments only: the operand index, assignments read by the caller. */
 function readEnv(argv: readonly string[]): number | StageFormReason {
   let index = argv[1] === "--" ? 2 : 1;
@@ -117,6 +150,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperReader> = new Map([
   ["command", readPlain],
   ["stdbuf", readStdbuf],
   ["env", readEnv],
+  ["sudo", readSudo],
 ]);
 
 /**
