@@ -42,8 +42,82 @@ export const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
 /** The cases every transform rule has: one line-preserving sample it selects. */
 export const TRANSFORM_CASES = ["transform"] as const;
 
+/**
+ * Programs whose output is exact text by nature (file reads, byte dumps, queries, digests,
+ * counts, watch modes, `yarp read`): each has an `exact/<program>` guard and no reduction rule.
+ */
+const EXACT_PROGRAMS = [
+  "sed",
+  "awk",
+  "gawk",
+  "mawk",
+  "nl",
+  "less",
+  "more",
+  "bat",
+  "batcat",
+  "xxd",
+  "od",
+  "hexdump",
+  "base64",
+  "base32",
+  "strings",
+  "jq",
+  "yq",
+  "xmllint",
+  "diff",
+  "cmp",
+  "comm",
+  "patch",
+  "md5sum",
+  "sha1sum",
+  "sha224sum",
+  "sha256sum",
+  "sha384sum",
+  "sha512sum",
+  "b2sum",
+  "cksum",
+  "sum",
+  "shasum",
+  "wc",
+  "stat",
+  "readlink",
+  "realpath",
+  "file",
+  "cut",
+  "paste",
+  "column",
+  "printf",
+  "echo",
+  "printenv",
+  "watch",
+  "yarp",
+  "sqlite3",
+  "psql",
+  "mysql",
+  "curl",
+  "wget",
+];
+
 /** Guards that no broader built-in reduction or transform rule could shadow, and why. */
-export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {};
+export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(EXACT_PROGRAMS.map((program) => [
+    `exact/${program}`,
+    `${program} prints exact text by nature; the guard keeps it from the global output cap`,
+  ])),
+  "git/guard-rev-parse": "rev-parse prints object names and paths; no git rule reduces it",
+  "git/guard-rev-list": "rev-list prints object names; no git rule reduces it",
+  "git/guard-cat-file": "cat-file prints object content; no git rule reduces it",
+  "git/guard-config": "config prints configuration values; no git rule reduces it",
+  "git/guard-for-each-ref": "for-each-ref prints refs for scripts; no git rule reduces it",
+  "containers/docker-guard-inspect": "docker inspect prints JSON; no docker rule reduces it",
+  "containers/docker-compose-guard-config":
+    "compose config prints the resolved YAML; no rule reduces it",
+  "containers/compose-v1-guard-config":
+    "docker-compose config prints the resolved YAML; no rule reduces it",
+  "containers/gh-guard-run-watch": "gh run watch follows a run; no gh rule reduces run watch",
+  "containers/gh-guard-api": "gh api prints the API's JSON; no gh rule reduces it",
+};
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** One character per byte, so every byte of a line survives into its text. */

@@ -49,6 +49,11 @@ import { families as list } from "./fixtures/list.ts";
 import { families as build } from "./fixtures/build.ts";
 import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
+import { families as containers } from "./fixtures/containers.ts";
+import { families as exact } from "./fixtures/guards.ts";
+import { families as gitMore } from "./fixtures/git_more.ts";
+import { families as archives } from "./fixtures/archives.ts";
+import { families as listing } from "./fixtures/listing.ts";
 import { type Family, main } from "./fixtures/_core.ts";
 
 /** Every family, module by module: each fixture family lives in `scripts/fixtures/<family>.ts`. */
@@ -60,6 +65,11 @@ const FAMILIES: readonly Family[] = [
   ...build,
   ...tests,
   ...packages,
+  ...containers,
+  ...exact,
+  ...gitMore,
+  ...archives,
+  ...listing,
 ];
 
 if (import.meta.main) Deno.exit(await main(FAMILIES, Deno.args));
