@@ -50,6 +50,7 @@ import { families as build } from "./fixtures/build.ts";
 import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
 import { families as containers } from "./fixtures/containers.ts";
+import { families as gh } from "./fixtures/gh.ts";
 import { families as exact } from "./fixtures/guards.ts";
 import { families as gitMore } from "./fixtures/git_more.ts";
 import { families as archives } from "./fixtures/archives.ts";
@@ -66,6 +67,7 @@ const FAMILIES: readonly Family[] = [
   ...tests,
   ...packages,
   ...containers,
+  ...gh,
   ...exact,
   ...gitMore,
   ...archives,
