@@ -57,6 +57,12 @@ import { families as cmake } from "./fixtures/cmake.ts";
 import { families as ecosystems } from "./fixtures/ecosystems.ts";
 import { families as managers } from "./fixtures/managers.ts";
 import { families as python } from "./fixtures/python.ts";
+import { families as containers } from "./fixtures/containers.ts";
+import { families as gh } from "./fixtures/gh.ts";
+import { families as exact } from "./fixtures/guards.ts";
+import { families as gitMore } from "./fixtures/git_more.ts";
+import { families as archives } from "./fixtures/archives.ts";
+import { families as listing } from "./fixtures/listing.ts";
 import { type Family, main } from "./fixtures/_core.ts";
 
 /** Every family, module by module: each fixture family lives in `scripts/fixtures/<family>.ts`. */
@@ -75,6 +81,12 @@ const FAMILIES: readonly Family[] = [
   ...ecosystems,
   ...managers,
   ...python,
+  ...containers,
+  ...gh,
+  ...exact,
+  ...gitMore,
+  ...archives,
+  ...listing,
 ];
 
 if (import.meta.main) Deno.exit(await main(FAMILIES, Deno.args));

@@ -183,7 +183,7 @@ const TOKENS: readonly (readonly [readonly string[], readonly string[], readonly
   [["git", "status", "-sX"], ["-sX"], ["-s", "-X"]],
   [["ls", "-l@"], ["-l@"], ["-l"]],
   // no table for the program or the git subcommand: raw only
-  [["tar", "-xzf", "a.tgz"], ["-xzf"], ["-x", "-z", "-f"]],
+  [["cpio", "-idv"], ["-idv"], ["-i", "-d", "-v"]],
   [["git", "frobnicate", "-sb"], ["-sb"], ["-s", "-b"]],
   [["git", "-sb"], ["-sb"], ["-s", "-b"]],
   // the table follows the subcommand after skipped program-level options
@@ -194,6 +194,21 @@ const TOKENS: readonly (readonly [readonly string[], readonly string[], readonly
   [["git", "grep", "-aqpWrG", "x"], ["-a", "-q", "-p", "-W", "-r", "-G"], []],
   [["git", "grep", "-m3c", "x"], ["-m"], ["-c", "-3"]],
   [["git", "grep", "-Oless", "x"], ["-O"], ["-l", "-e", "-s"]],
+  // exact forms hidden in bundles reach their guards (tar -O, kubectl -o, docker -q/-f, unzip -c/-p)
+  [["tar", "-xOf", "a.tar", "f"], ["-x", "-O", "-f"], ["-a"]],
+  [["tar", "-xzvf", "a.tgz"], ["-x", "-z", "-v", "-f"], []],
+  [["tar", "-Cdir", "-x"], ["-C", "-x"], ["-d", "-i", "-r"]],
+  [["kubectl", "get", "pods", "-ojson"], ["-o"], ["-j", "-s", "-n"]],
+  [["kubectl", "get", "pods", "-Aw"], ["-A", "-w"], []],
+  [["docker", "ps", "-aq"], ["-a", "-q"], []],
+  [["docker", "logs", "-tf", "web"], ["-t", "-f"], []],
+  [["docker", "images", "-af", "dangling=true"], ["-a", "-f"], ["-d"]],
+  [["docker", "run", "-aq"], ["-aq"], ["-a", "-q"]],
+  [["unzip", "-qc", "a.zip"], ["-q", "-c"], []],
+  [["unzip", "-dout", "a.zip"], ["-d"], ["-o", "-u", "-t"]],
+  [["git", "ls-files", "-sz"], ["-s", "-z"], []],
+  [["git", "blame", "-wp", "f"], ["-w", "-p"], []],
+  [["git", "ls-tree", "-rz", "HEAD"], ["-r", "-z"], []],
   // nothing after a literal `--` is normalised, but it is still a token
   [["rg", "--", "-inw", "--x=y"], ["--", "-inw", "--x=y"], ["-i", "--x"]],
   [["git", "diff", "--", "-U3"], ["-U3"], ["-U"]],

@@ -53,7 +53,8 @@ Deno.test("reduces a planned result and names the exact copy", async () => {
 Deno.test("pass-through cases return the input exactly", async () => {
   const input = cargoOutput(400);
   const cases: [string, ExactCopy, string][] = [
-    ["cargo test | sed s/a/b/", NEVER, "unknown-program"],
+    ["cargo test | sed s/a/b/", NEVER, "guarded"],
+    ["cargo test | unknown-filter", NEVER, "unknown-program"],
     ['echo "$X" | rg x', NEVER, "parse:expansion"],
     ["cargo test && cargo build", NEVER, "mixed-reducers"],
     ["cargo test", NO_COPY, "archive-off"],

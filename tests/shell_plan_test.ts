@@ -83,7 +83,7 @@ const MATRIX: readonly Row[] = [
   { source: "find . -print0 | xargs -0 echo", expect: "guarded", rule: "list/guard-find-print0" },
   // `cat FILE` as the first stage reads unrelated input; sed would change content anyway.
   { source: "cat source.rs | sed 's/x/y/'", expect: "transform-without-input" },
-  { source: "git diff | sed 's/x/y/'", expect: "unknown-program" },
+  { source: "git diff | sed 's/x/y/'", expect: "guarded", rule: "exact/sed" },
   { source: 'echo "$VALUE" | rg x', expect: "parse:expansion" },
   { source: "cargo test | unknown-filter", expect: "unknown-program" },
   { source: "cargo test |& head", expect: "merged-stderr" },
@@ -165,7 +165,8 @@ const MORE: readonly Row[] = [
   { source: "git diff && git show", expect: "git:diff", rule: "git/diff" },
   { source: "git diff && git log", expect: "mixed-reducers" },
   { source: "rg x && grep -rn y .", expect: "search:search" },
-  { source: "cargo test && echo done", expect: "unknown-program" },
+  { source: "cargo test && notify-send done", expect: "unknown-program" },
+  { source: "cargo test && echo done", expect: "guarded", rule: "exact/echo" },
 ];
 
 function check(row: Row): void {

@@ -267,6 +267,12 @@ const PROGRAM_SHORT_OPTIONS: ReadonlyMap<string, ShortOptionTable> = new Map([
   ["sort", shortOptions("bcCdfghiMmnrRsuVz", "kotST")],
   ["uniq", shortOptions("cdDiuz", "fsw")],
   ["tee", shortOptions("aip", "")],
+  // kubectl 1.3x: `-ojson` must reach the output guard; `-f` (file or follow) is left raw.
+  ["kubectl", shortOptions("Aw", "onlc")],
+  // GNU tar 1.34: `-xOf` must reach the to-stdout guard.
+  // UnZip 6.0: `-qc` and `-qp` must reach the to-stdout guards.
+  ["unzip", shortOptions("lvtTzZcpfuonjCXKaLMVqb", "dx")],
+  ["tar", shortOptions("ctxvzjJaOpkmPSWhrudiAG", "fCTXbHLNgK")],
 ]);
 
 const GIT_DIFF_SHORT_OPTIONS = shortOptions("pusazbwRW", "UMCBSGO");
@@ -288,6 +294,19 @@ const SUBCOMMAND_SHORT_OPTIONS: ReadonlyMap<string, ReadonlyMap<string, ShortOpt
         ["branch", shortOptions("arvqdDmMcClf", "ut")],
         ["checkout", shortOptions("qfpm", "bB")],
         ["switch", shortOptions("qfdm", "cC")],
+        // `-z` and `-p` bundles must reach the NUL and porcelain guards.
+        ["ls-files", shortOptions("cdmoiskuvtfz", "xX")],
+        ["ls-tree", shortOptions("rdtlz", "")],
+        ["blame", shortOptions("bcflnpstew", "LSMC")],
+      ]),
+    ],
+    [
+      // docker 27 (`docker ps --help`, …): `-aq` must reach the quiet guard, `-tf` the follow guard.
+      "docker",
+      new Map([
+        ["ps", shortOptions("aqsl", "nf")],
+        ["images", shortOptions("aq", "f")],
+        ["logs", shortOptions("ft", "n")],
       ]),
     ],
   ]);

@@ -51,6 +51,18 @@
  * anything); any `||` gives `conditional`. Both use the failure
  * policy ({@link effectiveRule}).
  *
+ * Exact stages ({@link hasExactStage}, for the global output cap). What
+ * the rule matcher can say is said by guard rules: the `exact/*` guards
+ * name the programs whose output is exact by nature (sed, awk, jq, digests,
+ * wc, diff, curl, watch, `yarp`, …) and the family guards the exact forms
+ * of known programs (`--json`, `-o json`, `--follow`, `--format`, …).
+ * Code keeps three decisions the matcher cannot express: a program given
+ * by path is looked up by its last path segment (rules never match a
+ * path); argument forms such as `--json` mark any program exact, even one
+ * no rule names (guards always name their program); and `cat`, `head`,
+ * `tail` anywhere in a pipeline keep it exact, because their rules are
+ * transforms that a guard would stop.
+ *
  * Known misses: `cd DIR` found through `CDPATH` prints the directory,
  * which then counts as typed output; `set -e` does not raise confidence; a producer reading a
  * pipe keeps its own type; transform diagnostics are not ranked, the caller
@@ -590,76 +602,24 @@ export function hasStageDiagnostics(plan: ResultPlan, text: string): boolean {
 }
 
 /**
- * Programs whose output is exact text by nature (file and byte inspection,
- * structured query output, digests and counts, follow and watch modes,
- * YARP's own exact recovery): the global output cap never cuts a result in
- * which one runs, even where no rule knows them.
+ * Argument forms that ask any program for exact, structured or streaming output. Guard rules
+ * name their program, so they cannot speak for a program no rule knows (`terraform show
+ * -json`, `./tool --format json`); this pattern keeps the global cap off those too.
  */
-const EXACT_PROGRAMS: ReadonlySet<string> = new Set([
-  "cat",
-  "head",
-  "tail",
-  "sed",
-  "awk",
-  "gawk",
-  "mawk",
-  "nl",
-  "less",
-  "more",
-  "bat",
-  "batcat",
-  "xxd",
-  "od",
-  "hexdump",
-  "base64",
-  "base32",
-  "strings",
-  "jq",
-  "yq",
-  "xmllint",
-  "diff",
-  "cmp",
-  "comm",
-  "patch",
-  "md5sum",
-  "sha1sum",
-  "sha224sum",
-  "sha256sum",
-  "sha384sum",
-  "sha512sum",
-  "b2sum",
-  "cksum",
-  "sum",
-  "shasum",
-  "wc",
-  "stat",
-  "readlink",
-  "realpath",
-  "file",
-  "cut",
-  "paste",
-  "column",
-  "printf",
-  "echo",
-  "env",
-  "printenv",
-  "watch",
-  "yarp",
-  "sqlite3",
-  "psql",
-  "mysql",
-  "curl",
-  "wget",
-]);
-
-/** Argument forms that ask any program for exact, structured or streaming output. */
 const EXACT_WORD =
-  /^(?:--json(?:=.*)?|--porcelain(?:=.*)?|-z|--null|--null-data|--zero|-0|--print0|-print0|-printf|--format(?:=.*)?|--pretty(?:=.*)?|--template(?:=.*)?|--output(?:=.*)?|-o(?:json|yaml|wide|name|jsonpath.*|go-template.*|custom-columns.*)|-ojson|--reporter(?:=.*)?|--follow|--watch(?:All)?|--count|--digest|--raw|--jq(?:=.*)?|--quiet-json)$/;
+  /^(?:--?json(?:=.*)?|--porcelain(?:=.*)?|-z|--null|--null-data|--zero|-0|--print0|-print0|-printf|--format(?:=.*)?|--pretty(?:=.*)?|--template(?:=.*)?|--output(?:=.*)?|-o(?:json|yaml|wide|name|jsonpath.*|go-template.*|custom-columns.*)|-ojson|--reporter(?:=.*)?|--follow|--watch(?:All)?|--count|--digest|--raw|--jq(?:=.*)?|--quiet-json)$/;
 
-/** True when `words` name an exact program or ask for exact output (see above). */
+/**
+ * File readers whose rules are line-preserving transforms, not guards (a guard would stop them
+ * carrying a typed result through a pipeline): anywhere in a pipeline no rule reduces, they
+ * read a file or bound the output themselves (`cmd | tail -100`), so the cap leaves it exact.
+ */
+const READ_PROGRAMS: ReadonlySet<string> = new Set(["cat", "head", "tail"]);
+
+/** True when `argv` runs a file reader (see above) or an argument asks for exact output. */
 function exactWords(argv: readonly string[]): boolean {
   const program = argv[0] ?? "";
-  if (EXACT_PROGRAMS.has(program.slice(program.lastIndexOf("/") + 1))) return true;
+  if (READ_PROGRAMS.has(program.slice(program.lastIndexOf("/") + 1))) return true;
   for (let index = 1; index < argv.length; index += 1) {
     const word = argv[index];
     if (EXACT_WORD.test(word)) return true;
@@ -672,12 +632,26 @@ function exactWords(argv: readonly string[]): boolean {
 }
 
 /**
+ * True when the registry guards `argv` with its program named by its last path segment: rules
+ * never match a program given by path (`/usr/bin/sha256sum`, `./node_modules/.bin/jq`), yet
+ * the path runs the same exact program for the cap.
+ */
+function guardedByName(argv: readonly string[], registry: RuleRegistry): boolean {
+  const program = argv[0] ?? "";
+  const slash = program.lastIndexOf("/");
+  if (slash === -1 || slash === program.length - 1) return false;
+  return registry.select([program.slice(slash + 1), ...argv.slice(1)]).outcome === "guarded";
+}
+
+/**
  * True when some stage of `program` (nested shells included) is an exact
- * form the global output cap must not cut: a guard, a transform reading a
- * file (`cat FILE`, `head FILE`), an output-changing assignment or wrapper
- * option, an exact program ({@link EXACT_PROGRAMS}), or an argument that
- * asks for structured, NUL-delimited, counted or streaming output. Pure;
- * never throws (a failing pack counts as exact).
+ * form the global output cap must not cut: a guard (the `exact/*` guards
+ * name the programs whose output is exact by nature: file reads, digests,
+ * counts, queries, watch modes, `yarp`), also for a program named by its
+ * path, a transform reading a file (`cat FILE`, `head FILE`), an
+ * output-changing assignment or wrapper option, or an argument that asks
+ * any program for structured, NUL-delimited, counted or streaming output
+ * ({@link EXACT_WORD}). Pure; never throws (a failing pack counts as exact).
  */
 export function hasExactStage(program: ShellProgram, registry: RuleRegistry): boolean {
   try {
@@ -692,6 +666,7 @@ export function hasExactStage(program: ShellProgram, registry: RuleRegistry): bo
           const peeled = peelWrappers(words);
           const argv = typeof peeled === "string" ? words : peeled.argv;
           if (exactWords(argv) || exactWords(frontEndOperand(argv) ?? [])) return true;
+          if (guardedByName(argv, registry)) return true;
           const kind = classify(stage, registry);
           if (kind.kind === "transform" && index === 0) return true;
           if (kind.kind !== "state") continue;
