@@ -71,7 +71,7 @@ const CAP_EXEMPT =
  * Programs whose output is exact text by nature (file reads, byte dumps, queries, digests,
  * counts, watch modes, `yarp read`): each has an `exact/<program>` guard and no reduction rule.
  */
-const EXACT_PROGRAMS = [
+export const EXACT_PROGRAMS = [
   "sed",
   "awk",
   "gawk",
@@ -122,7 +122,7 @@ const EXACT_PROGRAMS = [
   "mysql",
   "curl",
   "wget",
-];
+] as const;
 
 /** Guards that no broader built-in reduction or transform rule could shadow, and why. */
 export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
