@@ -8,7 +8,7 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
-import type { ShellParser } from "./mod.ts";
+import type { ShellSourceParser } from "./parser.ts";
 import { effectiveRule, hasExactStage, hasStageDiagnostics, planResult } from "./plan.ts";
 import { Evidence, formFlags } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
@@ -114,7 +114,7 @@ export async function reduceFinishedResult(
   source: string,
   input: Uint8Array,
   exitCode: number | undefined,
-  parser: ShellParser,
+  parser: ShellSourceParser,
   registry: RuleRegistry,
   copy: ExactCopy,
   options: FinishedResultOptions = {},
