@@ -270,10 +270,12 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     await copyInputThrough();
     return 2;
   }
-  const { loadShellParser } = await import("../shell/mod.ts");
+  const { loadShellTreeParser } = await import("../shell/parser.ts");
   // Parsed as soon as the parser is up, while stdin and the registry may still be loading; the
   // parser keeps the model of its last source, so reduceFinishedResult's parse of it is free.
-  const parserPromise = loadShellParser().then((parser) => (parser.parse(options.command), parser));
+  const parserPromise = loadShellTreeParser().then((
+    parser,
+  ) => (parser.parse(options.command), parser));
   preloadResultModules();
   const [input, registry] = await Promise.all([
     readAllBytes(Deno.stdin),

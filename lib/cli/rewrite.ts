@@ -65,13 +65,16 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     io.err(`yarp rewrite: ${options.error}\n`);
     return 2;
   }
-  const { SHELL_LIMITS, loadShellParser } = await import("../shell/mod.ts");
+  const [{ SHELL_LIMITS }, { loadShellTreeParser }] = await Promise.all([
+    import("../shell/model.ts"),
+    import("../shell/parser.ts"),
+  ]);
   const source = options.source ?? await readStdinText(SHELL_LIMITS.sourceBytes);
   let decision: RewriteDecision;
   if (source === undefined) {
     decision = { rewrite: false, reason: "source-too-large" };
   } else {
-    decision = await decide(source, options.rulePacks, loadShellParser);
+    decision = await decide(source, options.rulePacks, loadShellTreeParser);
   }
   if (options.json) {
     io.out(JSON.stringify(decision) + "\n");
@@ -84,7 +87,7 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
 async function decide(
   source: string,
   rulePacks: readonly string[],
-  loadShellParser: typeof import("../shell/mod.ts").loadShellParser,
+  loadShellParser: typeof import("../shell/parser.ts").loadShellTreeParser,
 ): Promise<RewriteDecision> {
   // Parsed as soon as the parser is up, while the registry may still be loading; the parser keeps
   // the model of its last source, so decideRewrite's parse of it is free.

@@ -8,9 +8,9 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
-import type { ShellParser } from "./mod.ts";
+import type { ShellSourceParser } from "./parser.ts";
 import { effectiveRule, hasExactStage, hasStageDiagnostics, planResult } from "./plan.ts";
-import { classifyLine, Evidence } from "../reduce/evidence.ts";
+import { Evidence, formFlags } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 
 /** What `result-reduce` decided, without any command or output text. */
@@ -55,28 +55,46 @@ export interface FinishedResultOptions {
 
 const LF = 10;
 
-/** The host truncation notice lines of `input` (evidence `HostNotice`), as exact byte strings. */
-function hostNotices(input: Uint8Array): string[] {
-  const notices: string[] = [];
-  for (let at = 0; at < input.length;) {
-    const lf = input.indexOf(LF, at);
-    const end = lf === -1 ? input.length : lf;
-    if (classifyLine(input, at, end) & Evidence.HostNotice) {
-      notices.push(decoder.decode(input.subarray(at, end)));
-    }
-    at = end + 1;
-  }
-  return notices;
-}
+/**
+ * Lower-case ASCII strings one of which every host notice form contains (a
+ * necessary condition of evidence's `HostNotice` pattern, which matches ASCII
+ * letters case-insensitively and nothing else case-insensitively).
+ */
+const NOTICE_ANCHORS = [
+  "truncated",
+  "stripped due to length",
+  "persisted-output>",
+  "[showing ",
+  "b limit)",
+  "[yarp: ",
+  "output too large",
+];
 
 const decoder = new TextDecoder();
 
-/** True when every notice line of `input` is a line of `output` too. */
-function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean {
-  const notices = hostNotices(input);
-  if (notices.length === 0) return true;
-  const lines = new Set(decoder.decode(output).split("\n"));
-  return notices.every((notice) => lines.has(notice));
+/**
+ * True when every host truncation notice line of `input` (evidence
+ * `HostNotice`) is a line of `output` too. An input with none of
+ * {@link NOTICE_ANCHORS} anywhere holds no notice: one native decode and
+ * lower-casing decide it, and only otherwise are its lines classified.
+ * `toLowerCase` never turns an ASCII letter into anything but its lower
+ * case, and ASCII bytes decode to themselves whatever surrounds them, so the
+ * test never misses a notice that the per-line window would find.
+ */
+export function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean {
+  const lower = decoder.decode(input).toLowerCase();
+  if (!NOTICE_ANCHORS.some((anchor) => lower.includes(anchor))) return true;
+  let lines: Set<string> | undefined;
+  for (let at = 0; at < input.length;) {
+    const lf = input.indexOf(LF, at);
+    const end = lf === -1 ? input.length : lf;
+    if (formFlags(input, at, end) & Evidence.HostNotice) {
+      lines ??= new Set(decoder.decode(output).split("\n"));
+      if (!lines.has(decoder.decode(input.subarray(at, end)))) return false;
+    }
+    at = end + 1;
+  }
+  return true;
 }
 
 /**
@@ -96,7 +114,7 @@ export async function reduceFinishedResult(
   source: string,
   input: Uint8Array,
   exitCode: number | undefined,
-  parser: ShellParser,
+  parser: ShellSourceParser,
   registry: RuleRegistry,
   copy: ExactCopy,
   options: FinishedResultOptions = {},

@@ -4,14 +4,15 @@
  * once per process; its `parse` returns the shell model or one rejection
  * reason, and its `census` the fixed syntax ids of a source (offline
  * analysis). Neither throws, executes, expands or resolves anything.
+ * Commands that only parse import `parser.ts` (the same parser without the
+ * census) instead, so they load neither the census nor the planner.
  *
  * @module
  */
 import { censusTree, type SyntaxCensus } from "./census.ts";
-import type { ShellParse, ShellProgram, ShellRejectReason } from "./model.ts";
-import { shellScriptOperand } from "./stage_forms.ts";
-import { acceptTree, precheckSource } from "./parse.ts";
-import type { BashNode, BashParser } from "./bash_parser.ts";
+import { loadShellTreeParser, type ShellSourceParser } from "./parser.ts";
+
+export type { ShellSourceParser } from "./parser.ts";
 
 export { SYNTAX_IDS, type SyntaxCensus, type SyntaxId } from "./census.ts";
 export type * from "./model.ts";
@@ -42,47 +43,12 @@ export {
 } from "./stage_forms.ts";
 export { lexicalProgramName, programNameOf, publicProgramName } from "./program_name.ts";
 
-/** How deep `bash -c 'bash -c …'` nests before the parser refuses it (`too-deep`). */
-const NESTED_SHELL_DEPTH = 3;
-
-/**
- * `program` with every `bash -c 'LITERAL'` stage ({@link shellScriptOperand})
- * carrying the literal's accepted program as `nested`; the first literal
- * that `parseScript` rejects rejects the whole source with its reason.
- */
-function attachNested(
-  program: ShellProgram,
-  parseScript: (script: string) => ShellParse,
-): ShellParse {
-  let rejected: ShellParse | undefined;
-  const lists = program.lists.map((list) => ({
-    ...list,
-    pipelines: list.pipelines.map((pipeline) => ({
-      ...pipeline,
-      stages: pipeline.stages.map((stage) => {
-        if (rejected !== undefined) return stage;
-        const script = shellScriptOperand(stage.words.map((word) => word.text));
-        if (script === undefined) return stage;
-        const inner = parseScript(script);
-        if (!inner.ok) {
-          rejected = inner;
-          return stage;
-        }
-        return { ...stage, nested: inner.program };
-      }),
-    })),
-  }));
-  return rejected ?? { ok: true, program: { lists } };
-}
-
 /**
  * A ready parser: both methods are synchronous, total and never throw. The
  * last source's model is kept (it is read-only data), so asking `parse`
  * again for that source, or after `census` of it, does not parse again.
  */
-export interface ShellParser {
-  /** The shell model of `source`, or one rejection reason. */
-  parse(source: string): ShellParse;
+export interface ShellParser extends ShellSourceParser {
   /**
    * The syntax ids present anywhere in `source` and `parse(source)`'s
    * verdict, from one tree-sitter parse. No features for an empty source, a
@@ -112,70 +78,14 @@ export interface ShellParser {
  * ```
  */
 export async function loadShellParser(): Promise<ShellParser> {
-  let tree: BashParser;
-  try {
-    tree = await (await import("./_runtime.ts")).loadBashTreeParser();
-  } catch {
-    return {
-      parse: () => ({ ok: false, reason: "parser-unavailable" }),
-      census: () => ({ features: [], parse: "parser-unavailable" }),
-    };
-  }
-  /** Reads the tree of `source` with `read`, or hands `refuse` the reason there is none. */
-  const withTree = <T>(
-    source: string,
-    read: (root: BashNode) => T,
-    refuse: (reason: ShellRejectReason) => T,
-  ): T => {
-    const early = precheckSource(source);
-    if (early !== undefined) return refuse(early);
-    let parsed;
-    try {
-      parsed = tree.parse(source);
-    } catch {
-      return refuse("parser-unavailable");
-    }
-    if (parsed === null) return refuse("parser-unavailable");
-    return read(parsed.rootNode);
-  };
-  let lastSource: string | undefined;
-  let lastParse: ShellParse = { ok: false, reason: "parser-unavailable" };
-  /** `parsed`, remembered as the model of `source`. */
-  const remember = (source: string, parsed: ShellParse): ShellParse => {
-    lastSource = source;
-    lastParse = parsed;
-    return parsed;
-  };
-  const refused = (reason: ShellRejectReason): ShellParse => ({ ok: false, reason });
-  /** `source` parsed, with the literal scripts of `bash -c` stages parsed as nested programs. */
-  const parseNested = (source: string, depth: number): ShellParse => {
-    const parsed = withTree(source, (root) => acceptTree(source, root), refused);
-    return parsed.ok
-      ? attachNested(
-        parsed.program,
-        (script) =>
-          depth >= NESTED_SHELL_DEPTH ? refused("too-deep") : parseNested(script, depth + 1),
-      )
-      : parsed;
-  };
-  const accept = (source: string, root: BashNode): ShellParse => {
-    const parsed = acceptTree(source, root);
-    return parsed.ok ? attachNested(parsed.program, (script) => parseNested(script, 1)) : parsed;
-  };
+  const parser = await loadShellTreeParser();
   return {
-    parse: (source) =>
-      source === lastSource ? lastParse : remember(
-        source,
-        withTree(source, (root) => accept(source, root), refused),
-      ),
+    parse: parser.parse,
     census: (source) =>
-      withTree(
+      parser.readTree(
         source,
-        (root) => censusTree(source, root, remember(source, accept(source, root))),
-        (reason) => {
-          remember(source, refused(reason));
-          return { features: [], parse: reason };
-        },
+        (root, parsed) => censusTree(source, root, parsed),
+        (reason) => ({ features: [], parse: reason }),
       ),
   };
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
-import type { ShellParser } from "./mod.ts";
+import type { ShellSourceParser } from "./parser.ts";
 
 /** Why `rewrite` did or did not print a wrapper; stable codes, never command text. */
 export type RewriteReason =
@@ -62,7 +62,7 @@ export function shellQuote(word: string): string {
  */
 export function decideRewrite(
   source: string,
-  parser: ShellParser,
+  parser: ShellSourceParser,
   registry: RuleRegistry,
   packs: readonly { readonly path: string; readonly digest: string }[],
 ): RewriteDecision {
