@@ -4,7 +4,13 @@
  */
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
-import { countByte, indexOfByte, type LineEnding, LineSplitter } from "../lib/bytes/mod.ts";
+import {
+  bytesEqual,
+  countByte,
+  indexOfByte,
+  type LineEnding,
+  LineSplitter,
+} from "../lib/bytes/mod.ts";
 
 interface Line {
   content: number[];
@@ -192,6 +198,29 @@ Deno.test("property: countByte and indexOfByte agree with a byte loop at any ali
     ),
     { numRuns: 500 },
   );
+});
+
+Deno.test("property: bytesEqual is byte equality, short and long, with one byte changed anywhere", () => {
+  fc.assert(
+    fc.property(
+      fc.uint8Array({ maxLength: 2000 }),
+      fc.nat(),
+      fc.integer({ min: 1, max: 255 }),
+      (bytes, at, delta) => {
+        equal(bytesEqual(bytes, bytes.slice()), true);
+        equal(bytesEqual(bytes, bytes.subarray(1)), bytes.length === 0 ? true : false);
+        if (bytes.length === 0) return;
+        const changed = bytes.slice();
+        const index = at % bytes.length;
+        changed[index] = (changed[index] + delta) % 256;
+        equal(bytesEqual(bytes, changed), false);
+      },
+    ),
+    { numRuns: 500 },
+  );
+  const every = new Uint8Array(512).map((_, i) => i % 256);
+  equal(bytesEqual(every, every.slice()), true);
+  equal(bytesEqual(every, every.map((x) => x ^ 0x80)), false);
 });
 
 Deno.test("splitter: skipTo jumps whole lines and refuses to drop a carried line", () => {

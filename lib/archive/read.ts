@@ -12,6 +12,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { sha256Native, toHex } from "../bytes/sha256.ts";
+import { bytesEqual } from "../bytes/byte_search.ts";
 import { callBytesPath } from "./call_bytes.ts";
 import { type CallFacts, CHUNK_BYTES, type StreamName } from "./commit.ts";
 
@@ -236,9 +237,7 @@ export async function findStoredResult(
   let at = 0;
   try {
     for (const chunk of rawChunks(db, call, stream)) {
-      for (let i = 0; i < chunk.length; i += 1) {
-        if (chunk[i] !== input[at + i]) return undefined;
-      }
+      if (!bytesEqual(chunk, input.subarray(at, at + chunk.length))) return undefined;
       at += chunk.length;
     }
   } catch (error) {

@@ -74,9 +74,24 @@ export function countByte(bytes: Uint8Array, value: number, start: number, end: 
   return count;
 }
 
+/**
+ * Decodes each byte to one UTF-16 unit, a different unit for each of the 256
+ * byte values (WHATWG windows-1252), so two byte runs are equal exactly when
+ * their texts are.
+ */
+const BYTE_TEXT = new TextDecoder("windows-1252");
+
+/**
+ * From this length on, {@link bytesEqual} compares natively through
+ * {@link BYTE_TEXT}: in a fresh process a JavaScript loop over 40 KiB took
+ * about 4.5 ms (not yet compiled), the two decodes and a string compare 0.7.
+ */
+const NATIVE_COMPARE_BYTES = 256;
+
 /** True when `a` and `b` hold the same bytes in the same order. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
+  if (a.length >= NATIVE_COMPARE_BYTES) return BYTE_TEXT.decode(a) === BYTE_TEXT.decode(b);
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
