@@ -38,9 +38,9 @@ export interface KeySink {
 /** A per-stream parser: bounded state, one call per line in order. */
 export interface LineParser {
   /**
-   * The {@link Role} of the content line `bytes[start, end)` whose marker
-   * flags (`markerFlags` of `evidence.ts`) are `flags`; a `Row` sets its key
-   * through `sink` before returning.
+   * The {@link Role} of the content line `bytes[start, end)`; `flags` is
+   * `Evidence.Passing` (`evidence.ts`) for a passing-test line, else 0. A
+   * `Row` sets its key through `sink` before returning.
    */
   line(bytes: Uint8Array, start: number, end: number, flags: number, sink: KeySink): number;
   /** Bytes of state retained now (at most {@link PARSER_STATE_BYTES}). */
@@ -77,6 +77,81 @@ export function startsWith(bytes: Uint8Array, at: number, end: number, text: str
   if (end - at < text.length) return false;
   for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
   return true;
+}
+
+/**
+ * A fixed set of line prefixes (any text, matched as UTF-8 bytes), looked
+ * up by their first byte so a line is compared only with the prefixes that
+ * share its lead byte.
+ */
+export class PrefixSet {
+  private readonly _byLead: Uint8Array[][] = [];
+
+  /** The set of `prefixes` (each non-empty). */
+  constructor(prefixes: readonly string[]) {
+    const encoder = new TextEncoder();
+    for (const p of prefixes) {
+      const bytes = encoder.encode(p);
+      (this._byLead[bytes[0]] ??= []).push(bytes);
+    }
+  }
+
+  /** True when `bytes[at, end)` starts with one of the prefixes. */
+  matchAt(bytes: Uint8Array, at: number, end: number): boolean {
+    if (at >= end) return false;
+    const list = this._byLead[bytes[at]];
+    if (list === undefined) return false;
+    for (let p = 0; p < list.length; p++) {
+      const prefix = list[p];
+      if (end - at < prefix.length) continue;
+      let k = 1;
+      while (k < prefix.length && bytes[at + k] === prefix[k]) k++;
+      if (k === prefix.length) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * A fixed set of ASCII words found anywhere in a line in any ASCII case, in
+ * one pass. Non-ASCII bytes never equal an ASCII letter, so a search agrees
+ * with a case-insensitive regular expression of the alternatives over the
+ * decoded text.
+ */
+export class FoldedWords {
+  private readonly _byLead: Uint8Array[][] = [];
+
+  /** The set of `words` (ASCII, each non-empty). */
+  constructor(words: readonly string[]) {
+    for (const w of words) {
+      const lower = new TextEncoder().encode(w.toLowerCase());
+      const lead = lower[0];
+      (this._byLead[lead] ??= []).push(lower);
+      if (lead >= 0x61 && lead <= 0x7a) (this._byLead[lead - 0x20] ??= []).push(lower);
+    }
+  }
+
+  /** True when one of the words occurs in `bytes[start, end)`. */
+  foundIn(bytes: Uint8Array, start: number, end: number): boolean {
+    const byLead = this._byLead;
+    for (let i = start; i < end; i++) {
+      const list = byLead[bytes[i]];
+      if (list === undefined) continue;
+      for (let w = 0; w < list.length; w++) {
+        const word = list[w];
+        if (end - i < word.length) continue;
+        let k = 1;
+        while (k < word.length && foldedEqual(bytes[i + k], word[k])) k++;
+        if (k === word.length) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** True when byte `b` equals `lower`, or is its upper case when `lower` is an ASCII letter. */
+function foldedEqual(b: number, lower: number): boolean {
+  return b === lower || (lower >= 0x61 && lower <= 0x7a && b === lower - 0x20);
 }
 
 /** Offset of the first byte that is not a space or tab. */

@@ -10,9 +10,17 @@
  *
  * @module
  */
-import { type Family, type KeySink, Role, skipBlanks, startsWith, stateless } from "./family.ts";
+import {
+  type Family,
+  FoldedWords,
+  type KeySink,
+  PrefixSet,
+  Role,
+  skipBlanks,
+  stateless,
+} from "./family.ts";
 
-const NOISE_PREFIXES = [
+const NOISE_PREFIXES = new PrefixSet([
   "npm http ",
   "npm sill ",
   "npm verb ",
@@ -61,9 +69,23 @@ const NOISE_PREFIXES = [
   "━",
   "⸨",
   "#",
-];
+]);
 
-const KEEP = /deprecat|conflict|ERESOLVE|peer dep|vulnerab|unmet|not found|denied|ERR/i;
+/** Words that keep a line without a marker word (in any case). */
+const KEEP = new FoldedWords([
+  "deprecat",
+  "conflict",
+  "ERESOLVE",
+  "peer dep",
+  "vulnerab",
+  "unmet",
+  "not found",
+  "denied",
+  "ERR",
+]);
+
+/** Bytes from the first non-blank byte searched for {@link KEEP}. */
+const KEEP_WINDOW = 200;
 
 function line(
   bytes: Uint8Array,
@@ -74,15 +96,24 @@ function line(
 ): number {
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
-  const window = text(bytes, at, end);
-  if (KEEP.test(window)) return Role.Important;
-  for (const prefix of NOISE_PREFIXES) if (startsWith(bytes, at, end, prefix)) return Role.Noise;
-  if (/^\[\d+\/\d+\] /.test(window)) return Role.Noise; // yarn steps
+  if (KEEP.foundIn(bytes, at, Math.min(end, at + KEEP_WINDOW))) return Role.Important;
+  if (NOISE_PREFIXES.matchAt(bytes, at, end) || yarnStep(bytes, at, end)) return Role.Noise;
   return Role.Other;
 }
 
-function text(bytes: Uint8Array, start: number, end: number): string {
-  return new TextDecoder().decode(bytes.subarray(start, Math.min(end, start + 200)));
+/** yarn's `[1/4] Resolving…` step lines: `[`, digits, `/`, digits, `] `. */
+function yarnStep(bytes: Uint8Array, at: number, end: number): boolean {
+  if (bytes[at] !== 0x5b) return false;
+  let i = digits(bytes, at + 1, end);
+  if (i === at + 1 || bytes[i] !== 0x2f) return false;
+  const from = i + 1;
+  i = digits(bytes, from, end);
+  return i > from && i + 1 < end && bytes[i] === 0x5d && bytes[i + 1] === 0x20;
+}
+
+function digits(bytes: Uint8Array, at: number, end: number): number {
+  while (at < end && bytes[at] >= 0x30 && bytes[at] <= 0x39) at++;
+  return at;
 }
 
 /** The install family. */
