@@ -110,8 +110,24 @@ function addWord(text: string, folded: boolean): void {
     CLASS[lead] = 3;
   }
 }
-for (const w of ["truncated", "due", "persisted", "limit", "large"]) addWord(w, true);
-for (const w of ["run", "BUILD", "passed", "failed", "vulnerabilities"]) addWord(w, false);
+/** Rule 3's words matched in any ASCII case. */
+export const FOLDED_FORM_WORDS: readonly string[] = [
+  "truncated",
+  "due",
+  "persisted",
+  "limit",
+  "large",
+];
+/** Rule 3's words matched as written. */
+export const EXACT_FORM_WORDS: readonly string[] = [
+  "run",
+  "BUILD",
+  "passed",
+  "failed",
+  "vulnerabilities",
+];
+for (const w of FOLDED_FORM_WORDS) addWord(w, true);
+for (const w of EXACT_FORM_WORDS) addWord(w, false);
 
 /** True when `bytes[at, end)` starts with `text`; with `folded`, ASCII letters in any case. */
 function has(

@@ -38,6 +38,7 @@
  * @module
  */
 import { formWordAt, isFormWordLead, mayHoldForm } from "./_form_screen.ts";
+export { EXACT_FORM_WORDS, FOLDED_FORM_WORDS } from "./_form_screen.ts";
 
 /** Evidence flags of one line; combine with `|`, test with `&`. */
 export const Evidence = {
@@ -136,7 +137,17 @@ for (let b = 0; b < 256; b++) if (isFormWordLead(b)) CLASS[b] |= C_FORM;
 
 /** The diagnostic words, lower case, as bytes, by first letter. */
 const WORDS: Uint8Array[][] = [];
-for (const w of ["error", "fail", "panic", "warn", "traceback", "exception", "assert"]) {
+/** The diagnostic marker words (the names `Error`, `Exception`, `Warning` start with three of them). */
+export const MARKER_WORDS: readonly string[] = [
+  "error",
+  "fail",
+  "panic",
+  "warn",
+  "traceback",
+  "exception",
+  "assert",
+];
+for (const w of MARKER_WORDS) {
   (WORDS[w.charCodeAt(0)] ??= []).push(new TextEncoder().encode(w));
 }
 const NAMES = ["Error", "Exception", "Warning"].map((n) => new TextEncoder().encode(n));
@@ -313,6 +324,18 @@ export function formFlagsOfText(text: string): number {
   if (OUTCOME.test(text)) flags |= Evidence.Outcome;
   if (SUMMARY.test(text)) flags |= Evidence.Summary;
   return flags;
+}
+
+/**
+ * {@link classifyLine} of a line in which no word of {@link MARKER_WORDS}
+ * or `FOLDED_FORM_WORDS` occurs in any case, and none of
+ * `EXACT_FORM_WORDS` as written (the caller has searched for them): its
+ * passing mark and its anchored notice and summary forms, without a scan
+ * of its bytes.
+ */
+export function classifyUnmarkedLine(bytes: Uint8Array, start: number, end: number): number {
+  const passing = isPassingLine(bytes, start, end) ? Evidence.Passing : Evidence.None;
+  return passing | forms(bytes, start, end, 0);
 }
 
 const encoder = new TextEncoder();

@@ -40,7 +40,15 @@
 import { LINE_END_CRLF, LINE_END_LF, type LineEnding, LineSplitter } from "../bytes/mod.ts";
 import type { OutputPolicy, ReductionRule } from "../rules/model.ts";
 import { FIXED_STATE_BYTES, selectPolicy, streamEnvelope } from "./budget.ts";
-import { classifyLine, Evidence, isPassingLine, MANDATORY, markerFlags } from "./evidence.ts";
+import {
+  classifyLine,
+  classifyUnmarkedLine,
+  Evidence,
+  isPassingLine,
+  MANDATORY,
+  markerFlags,
+} from "./evidence.ts";
+import { WordCandidates } from "./_word_candidates.ts";
 import { type Family, type KeySink, type LineParser, Role } from "./kinds/family.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
 import { hashBytes, RecordRing, RecordStore } from "./_records.ts";
@@ -182,6 +190,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _raw: Uint8Array | null = new Uint8Array(0);
   /** The chunk being pushed (lines of it may be kept deferred until the push ends). */
   private _chunk: Uint8Array = EMPTY;
+  /** Where the chunk being pushed may hold marker or form words. */
+  private readonly _candidates = new WordCandidates();
   private _rawUsed = 0;
   private _inputBytes = 0;
   private _inputLines = 0;
@@ -260,6 +270,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     const lines = this._lines;
     lines.feed(chunk);
     this._chunk = chunk;
+    this._candidates.search(chunk);
     while (lines.next()) {
       this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
     }
@@ -281,6 +292,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   retainedBytes(): number {
     return (this._raw?.byteLength ?? 0) + this._lines.retainedBytes() +
       this._content.retainedBytes() + this._parser.retainedBytes() +
+      this._candidates.retainedBytes() +
       this._mandatory.retainedBytes() + this._failures.retainedBytes() +
       this._warnings.retainedBytes() + this._summaryHead.retainedBytes() +
       this._summaryTail.retainedBytes() + this._structure.retainedBytes() +
@@ -325,8 +337,12 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this.minus = false;
     const passing = isPassingLine(b, start, end) ? Evidence.Passing : Evidence.None;
     const role = this._parser.line(b, start, end, passing, this);
+    // A line of the chunk with no candidate word has no marker and no unanchored form.
+    const words = b !== this._chunk || this._candidates.hasCandidate(start, end);
     if (role === Role.Row) {
-      if ((markerFlags(b, start, end) & Evidence.Diagnostic) !== 0) this._diagnosticLines++;
+      if (words && (markerFlags(b, start, end) & Evidence.Diagnostic) !== 0) {
+        this._diagnosticLines++;
+      }
       this._row(b, start, end, ending, dropped, index);
       if (
         this._family.headRows &&
@@ -337,7 +353,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._fill(b, start, end, ending, dropped, index);
       return;
     }
-    const flags = classifyLine(b, start, end);
+    const flags = words ? classifyLine(b, start, end) : classifyUnmarkedLine(b, start, end);
     const marks = flags & MARKS;
     const forms = flags & ~MARKS;
     if (

@@ -120,6 +120,8 @@ export class PrefixSet {
  */
 export class FoldedWords {
   private readonly _byLead: Uint8Array[][] = [];
+  /** 1 for a byte that starts some word (either case). */
+  private readonly _lead = new Uint8Array(256);
 
   /** The set of `words` (ASCII, each non-empty). */
   constructor(words: readonly string[]) {
@@ -127,16 +129,20 @@ export class FoldedWords {
       const lower = new TextEncoder().encode(w.toLowerCase());
       const lead = lower[0];
       (this._byLead[lead] ??= []).push(lower);
-      if (lead >= 0x61 && lead <= 0x7a) (this._byLead[lead - 0x20] ??= []).push(lower);
+      this._lead[lead] = 1;
+      if (lead >= 0x61 && lead <= 0x7a) {
+        (this._byLead[lead - 0x20] ??= []).push(lower);
+        this._lead[lead - 0x20] = 1;
+      }
     }
   }
 
   /** True when one of the words occurs in `bytes[start, end)`. */
   foundIn(bytes: Uint8Array, start: number, end: number): boolean {
-    const byLead = this._byLead;
+    const lead = this._lead;
     for (let i = start; i < end; i++) {
-      const list = byLead[bytes[i]];
-      if (list === undefined) continue;
+      if (lead[bytes[i]] === 0) continue;
+      const list = this._byLead[bytes[i]];
       for (let w = 0; w < list.length; w++) {
         const word = list[w];
         if (end - i < word.length) continue;

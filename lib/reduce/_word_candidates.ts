@@ -1,0 +1,91 @@
+/**
+ * Where a chunk may hold evidence words: a native regular-expression
+ * search of the chunk for every word of `MARKER_WORDS` and
+ * `FOLDED_FORM_WORDS` (`evidence.ts`) in any case and of
+ * `EXACT_FORM_WORDS` as written, anywhere (not only at word starts), so
+ * that a line with none of them is classified without a scan of its own
+ * bytes (`classifyUnmarkedLine`). The chunk is decoded one character per
+ * byte (windows-1252), so string offsets are byte offsets and an ASCII
+ * letter is the same byte in both, a window of {@link WINDOW_BYTES} at a
+ * time (each window reaches {@link OVERLAP_BYTES} into the next, so a word
+ * across a window edge is found); after each match the search resumes one
+ * byte later, so overlapping words are all found. Every position where a
+ * word of the lists starts is recorded, so a line whose range holds no
+ * position holds no such word.
+ *
+ * Bound: at most {@link MAX_CANDIDATES} positions per chunk; past that the
+ * rest of the chunk counts as candidates everywhere ({@link
+ * WordCandidates.hasCandidate} answers true), so the state never grows with
+ * the chunk.
+ *
+ * @module
+ */
+import { EXACT_FORM_WORDS, FOLDED_FORM_WORDS, MARKER_WORDS } from "./evidence.ts";
+
+/** Positions recorded per chunk at most. */
+export const MAX_CANDIDATES = 4096;
+/** Bytes decoded and searched at a time. */
+const WINDOW_BYTES = 16384;
+
+/** A word in any ASCII case, as character classes (`[Ee][Rr]…`). */
+function folded(word: string): string {
+  return [...word].map((c) =>
+    c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`
+  ).join("");
+}
+
+const WORDS = [...MARKER_WORDS, ...FOLDED_FORM_WORDS, ...EXACT_FORM_WORDS];
+/** Bytes of the longest word less one: how far a window reaches into the next. */
+const OVERLAP_BYTES = Math.max(...WORDS.map((w) => w.length)) - 1;
+/** Marker words and the screen's folded words in any case, its exact words as written. */
+const PATTERN = new RegExp(
+  [...MARKER_WORDS, ...FOLDED_FORM_WORDS].map(folded).concat(EXACT_FORM_WORDS).join("|"),
+  "g",
+);
+const latin1 = new TextDecoder("latin1");
+
+/** The word positions of the last chunk searched, read in line order. */
+export class WordCandidates {
+  private readonly _at = new Int32Array(MAX_CANDIDATES);
+  private _count = 0;
+  private _next = 0;
+  /** Offset from which every position counts as a candidate (past the bound), or the chunk's length. */
+  private _saturated = 0;
+
+  /** Bytes retained. */
+  retainedBytes(): number {
+    return this._at.byteLength;
+  }
+
+  /** Searches `chunk`; the lines asked about next must lie in it, in order. */
+  search(chunk: Uint8Array): void {
+    let count = 0;
+    this._saturated = chunk.length;
+    search: for (let from = 0; from < chunk.length; from += WINDOW_BYTES) {
+      const stop = Math.min(chunk.length, from + WINDOW_BYTES + OVERLAP_BYTES);
+      const text = latin1.decode(chunk.subarray(from, stop));
+      PATTERN.lastIndex = 0;
+      for (;;) {
+        const match = PATTERN.exec(text);
+        if (match === null || match.index >= WINDOW_BYTES) break;
+        if (count === MAX_CANDIDATES) {
+          this._saturated = from + match.index;
+          break search;
+        }
+        this._at[count++] = from + match.index;
+        PATTERN.lastIndex = match.index + 1;
+      }
+    }
+    this._count = count;
+    this._next = 0;
+  }
+
+  /** True when a word may start in `[start, end)` of the chunk searched last (ranges asked in order). */
+  hasCandidate(start: number, end: number): boolean {
+    if (end > this._saturated) return true;
+    let next = this._next;
+    while (next < this._count && this._at[next] < start) next++;
+    this._next = next;
+    return next < this._count && this._at[next] < end;
+  }
+}
