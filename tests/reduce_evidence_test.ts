@@ -1,7 +1,8 @@
 /**
  * The line-evidence classifier (lib/reduce/evidence.ts): each flag on real
  * forms, the byte and text forms agreeing, the diagnostic marker agreeing
- * with its documented regular-expression definition, and offsets not
+ * with its documented regular-expression definition, the byte screen in
+ * front of the form expressions never hiding a match, and offsets not
  * mattering.
  */
 import assert from "node:assert/strict";
@@ -9,11 +10,17 @@ import fc from "fast-check";
 import {
   classifyLine,
   classifyText,
+  classifyUnmarkedLine,
   Evidence,
+  EXACT_FORM_WORDS,
+  FOLDED_FORM_WORDS,
+  formFlags,
+  formFlagsOfText,
   hasDiagnosticMarker,
   isDiagnosticText,
   isPassingLine,
   MANDATORY,
+  MARKER_WORDS,
   NOTICE_WINDOW_BYTES,
 } from "../lib/reduce/evidence.ts";
 
@@ -232,4 +239,103 @@ Deno.test("warnings alone are diagnostics without the failure flag", () => {
   assert.equal(classifyText("DeprecationWarning: y") & Evidence.Failure, 0);
   assert.equal(classifyText("warning: error later") & Evidence.Failure, Evidence.Failure);
   assert.equal(classifyText("src/a.c:1: error: x") & Evidence.Failure, Evidence.Failure);
+});
+
+/** Pieces of the notice, outcome and summary forms, and what may stand between them. */
+const formPieces = fc.constantFrom(
+  "Tests: ",
+  "Tests run: ",
+  "test result: ",
+  "Summary [",
+  "# tests ",
+  "ℹ pass ",
+  "ok",
+  "FAIL",
+  "PASS",
+  "---",
+  "===",
+  "=",
+  "Found ",
+  "added ",
+  "packages",
+  "found ",
+  "vulnerabilities (",
+  "Done in ",
+  "✨ ",
+  "✖ ",
+  "× ",
+  "[100%] Built target ",
+  "[Showing lines ",
+  "[yarp: ",
+  "lines truncated]",
+  "output truncated",
+  "....stripped due to length....",
+  "<persisted-output>",
+  "</persisted-output>",
+  "KB limit)",
+  "Output too large",
+  "BUILD SUCCESS",
+  "Build succeeded.",
+  "Command exited with code ",
+  "Exit code ",
+  "exit status ",
+  "Killed",
+  "make: Nothing to be done",
+  "ninja: no work to do",
+  "error: ",
+  "warning: ",
+  " generated ",
+  " passed",
+  " failed",
+  "passing",
+  "% tests passed, ",
+  " tests failed out of ",
+  " (cached)",
+  "0.12s",
+  "1",
+  "42",
+  ".",
+  " ",
+  "  ",
+  "\t",
+  "\u00a0",
+  "\u3000",
+  "\ufeff",
+  "x",
+  "Q",
+  "é",
+  "-",
+  "|",
+  "(",
+  "[",
+);
+
+Deno.test("the form screen never hides a match of the form expressions (property)", () => {
+  fc.assert(
+    fc.property(fc.array(formPieces, { maxLength: 10 }), (parts) => {
+      const bytes = enc.encode(parts.join(""));
+      const window = new TextDecoder().decode(bytes.subarray(0, NOTICE_WINDOW_BYTES));
+      assert.equal(formFlags(bytes, 0, bytes.length), formFlagsOfText(window), parts.join(""));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+Deno.test("a line with no marker or form word classifies the same unscanned (property)", () => {
+  const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS];
+  const holdsWord = (line: string) =>
+    folded.some((w) => line.toLowerCase().includes(w)) ||
+    EXACT_FORM_WORDS.some((w) => line.includes(w));
+  fc.assert(
+    fc.property(fc.array(fc.oneof(formPieces, pieces), { maxLength: 10 }), (parts) => {
+      const line = parts.join("");
+      fc.pre(!holdsWord(line));
+      const bytes = enc.encode(line);
+      assert.equal(
+        classifyUnmarkedLine(bytes, 0, bytes.length),
+        classifyLine(bytes, 0, bytes.length),
+      );
+    }),
+    { numRuns: 3000 },
+  );
 });
