@@ -265,12 +265,20 @@ Deno.test("build: exit 0 with an error line in the text uses the failure budget"
   assert.ok(enc.encode(out).length > SUCCESS_BUDGET_BYTES, "failure policy not used");
 });
 
-Deno.test("an incomplete status (success policy = failure policy) uses the failure budget", () => {
+Deno.test("an incomplete status (success policy = failure policy) uses the failure budget when the text fails", () => {
   const lines = Array.from({ length: 600 }, (_, i) => `src/f${i % 40}.ts:${i}:match ${i}`);
   const complete = text(rule("search"), lines.join("\n") + "\n", 0);
   const incomplete = text(rule("search", FAILURE, FAILURE), lines.join("\n") + "\n", 0);
   assert.ok(enc.encode(complete).length <= SUCCESS_BUDGET_BYTES);
-  assert.ok(enc.encode(incomplete).length > enc.encode(complete).length);
+  // No failure in the text: nothing for the failure budget to keep, the success budget applies.
+  assert.equal(incomplete, complete);
+  lines.splice(300, 0, "grep: src/locked: Permission denied (error 13)");
+  const failing = text(rule("search", FAILURE, FAILURE), lines.join("\n") + "\n", 0);
+  assert.ok(failing.includes("grep: src/locked: Permission denied (error 13)\n"));
+  assert.ok(enc.encode(failing).length > 4 * SUCCESS_BUDGET_BYTES, "failure budget not used");
+  // A failed exit uses the failure budget whatever the text.
+  const failed = text(rule("search", FAILURE, FAILURE), lines.slice(0, 300).join("\n") + "\n", 2);
+  assert.ok(enc.encode(failed).length > 4 * SUCCESS_BUDGET_BYTES, "failure budget not used");
 });
 
 Deno.test("search: per-file counts and examples from different files", () => {

@@ -18,11 +18,15 @@
  * 5. diverse examples: the first rows of each key, key by key;
  * 6. head and tail fill.
  *
- * Budgets: the failure policy is used when the child failed, when the
- * rule's success policy is its failure policy (the planner's rule for an
- * incomplete status), or when the text shows a failure (a line with an
- * error, fail, panic, traceback, exception or assertion marker that is not
- * a summary). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
+ * Budgets: the failure budget is used when the child failed, or when the
+ * text shows a failure (a line with an error, fail, panic, traceback,
+ * exception or assertion marker that is not a summary or a data row; test,
+ * build and install kinds also on exit 0). When the rule's success policy
+ * is its failure policy (the planner's rule for an incomplete status, e.g.
+ * `… | tail` without pipefail), a failure shown anywhere in the text, data
+ * kinds included, selects the failure budget; without one the success
+ * budget applies (the failure policy's limits stay: they are the rule's
+ * only ones). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
  * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every line
  * with a diagnostic marker that is not shown is counted in one line
  * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
@@ -39,7 +43,7 @@
  */
 import { LINE_END_CRLF, LINE_END_LF, type LineEnding, LineSplitter } from "../bytes/mod.ts";
 import type { OutputPolicy, ReductionRule } from "../rules/model.ts";
-import { FIXED_STATE_BYTES, selectPolicy, streamEnvelope } from "./budget.ts";
+import { FIXED_STATE_BYTES, streamEnvelope } from "./budget.ts";
 import {
   classifyLine,
   classifyUnmarkedLine,
@@ -439,8 +443,11 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
 
   private _render(status: ChildStatus, recovery: Recovery): ReducedStream {
     const rule = this._rule;
-    const selected = selectPolicy(rule, status);
-    const failed = selected === rule.failure || rule.success === rule.failure || this._failureText;
+    // An incomplete status (the planner's success policy is its failure policy) gets the
+    // failure budget only when the text shows a failure: else a hidden failure cannot be there.
+    const incomplete = rule.success === rule.failure;
+    const exitFailed = status.code !== 0 || status.signal !== undefined;
+    const failed = exitFailed || this._failureText || (incomplete && this._failures.size > 0);
     const policy: OutputPolicy = failed ? rule.failure : rule.success;
     const eol = this._firstEnding === LINE_END_CRLF ? "\r\n" : "\n";
     const eolBytes = eol.length;
