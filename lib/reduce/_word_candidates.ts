@@ -27,19 +27,12 @@ export const MAX_CANDIDATES = 4096;
 /** Bytes decoded and searched at a time. */
 const WINDOW_BYTES = 16384;
 
-/** A word in any ASCII case, as character classes (`[Ee][Rr]…`). */
-function folded(word: string): string {
-  return [...word].map((c) =>
-    c.toLowerCase() === c.toUpperCase() ? c : `[${c.toUpperCase()}${c.toLowerCase()}]`
-  ).join("");
-}
-
 const WORDS = [...MARKER_WORDS, ...FOLDED_FORM_WORDS, ...EXACT_FORM_WORDS];
 /** Bytes of the longest word less one: how far a window reaches into the next. */
 const OVERLAP_BYTES = Math.max(...WORDS.map((w) => w.length)) - 1;
-/** Marker words and the screen's folded words in any case, its exact words as written. */
+/** Marker words and the screen's folded words in any case (a `(?i:…)` group), its exact words as written. */
 const PATTERN = new RegExp(
-  [...MARKER_WORDS, ...FOLDED_FORM_WORDS].map(folded).concat(EXACT_FORM_WORDS).join("|"),
+  `(?i:${[...MARKER_WORDS, ...FOLDED_FORM_WORDS].join("|")})|${EXACT_FORM_WORDS.join("|")}`,
   "g",
 );
 const latin1 = new TextDecoder("latin1");
