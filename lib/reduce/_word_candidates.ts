@@ -4,7 +4,8 @@
  * `FOLDED_FORM_WORDS` (`evidence.ts`) in any case and of
  * `EXACT_FORM_WORDS` as written, anywhere (not only at word starts), so
  * that a line with none of them is classified without a scan of its own
- * bytes (`classifyUnmarkedLine`). The chunk is decoded one character per
+ * bytes (`classifyUnmarkedLine`); a family's own words (`Family.words`)
+ * can join the search, so its parser can skip its own scan too. The chunk is decoded one character per
  * byte (windows-1252), so string offsets are byte offsets and an ASCII
  * letter is the same byte in both, a window of {@link WINDOW_BYTES} at a
  * time (each window reaches {@link OVERLAP_BYTES} into the next, so a word
@@ -27,23 +28,43 @@ export const MAX_CANDIDATES = 4096;
 /** Bytes decoded and searched at a time. */
 const WINDOW_BYTES = 16384;
 
-const WORDS = [...MARKER_WORDS, ...FOLDED_FORM_WORDS, ...EXACT_FORM_WORDS];
-/** Bytes of the longest word less one: how far a window reaches into the next. */
-const OVERLAP_BYTES = Math.max(...WORDS.map((w) => w.length)) - 1;
-/** Marker words and the screen's folded words in any case (a `(?i:…)` group), its exact words as written. */
-const PATTERN = new RegExp(
-  `(?i:${[...MARKER_WORDS, ...FOLDED_FORM_WORDS].join("|")})|${EXACT_FORM_WORDS.join("|")}`,
-  "g",
-);
+/** Bytes a window reaches into the next: the longest word's length less one (at least). */
+const OVERLAP_BYTES = 31;
+/** Compiled searches by their extra words (one per family that has any). */
+const PATTERNS = new Map<string, RegExp>();
+
+/**
+ * The search for marker words, the screen's folded words and `extra` in any
+ * case (a `(?i:…)` group) and the screen's exact words as written.
+ */
+function patternFor(extra: readonly string[]): RegExp {
+  const key = extra.join("|");
+  let pattern = PATTERNS.get(key);
+  if (pattern === undefined) {
+    const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS, ...extra].join("|");
+    pattern = new RegExp(`(?i:${folded})|${EXACT_FORM_WORDS.join("|")}`, "g");
+    PATTERNS.set(key, pattern);
+  }
+  return pattern;
+}
 const latin1 = new TextDecoder("latin1");
 
 /** The word positions of the last chunk searched, read in line order. */
 export class WordCandidates {
+  private readonly _pattern: RegExp;
   private readonly _at = new Int32Array(MAX_CANDIDATES);
   private _count = 0;
   private _next = 0;
   /** Offset from which every position counts as a candidate (past the bound), or the chunk's length. */
   private _saturated = 0;
+
+  /** Searches for the shared words and `extra` (ASCII words, any case, at most 32 bytes). */
+  constructor(extra: readonly string[] = []) {
+    if (extra.some((w) => w.length > OVERLAP_BYTES + 1 || !/^[\x20-\x7e]+$/.test(w))) {
+      throw new RangeError("extra words are printable ASCII of at most 32 bytes");
+    }
+    this._pattern = patternFor(extra);
+  }
 
   /** Bytes retained. */
   retainedBytes(): number {
@@ -57,16 +78,17 @@ export class WordCandidates {
     search: for (let from = 0; from < chunk.length; from += WINDOW_BYTES) {
       const stop = Math.min(chunk.length, from + WINDOW_BYTES + OVERLAP_BYTES);
       const text = latin1.decode(chunk.subarray(from, stop));
-      PATTERN.lastIndex = 0;
+      const pattern = this._pattern;
+      pattern.lastIndex = 0;
       for (;;) {
-        const match = PATTERN.exec(text);
+        const match = pattern.exec(text);
         if (match === null || match.index >= WINDOW_BYTES) break;
         if (count === MAX_CANDIDATES) {
           this._saturated = from + match.index;
           break search;
         }
         this._at[count++] = from + match.index;
-        PATTERN.lastIndex = match.index + 1;
+        pattern.lastIndex = match.index + 1;
       }
     }
     this._count = count;

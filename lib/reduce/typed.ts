@@ -53,7 +53,13 @@ import {
   markerFlags,
 } from "./evidence.ts";
 import { WordCandidates } from "./_word_candidates.ts";
-import { type Family, type KeySink, type LineParser, Role } from "./kinds/family.ts";
+import {
+  type Family,
+  type KeySink,
+  type LineParser,
+  NO_FAMILY_WORDS,
+  Role,
+} from "./kinds/family.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
 import { hashBytes, RecordRing, RecordStore } from "./_records.ts";
 import {
@@ -195,7 +201,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   /** The chunk being pushed (lines of it may be kept deferred until the push ends). */
   private _chunk: Uint8Array = EMPTY;
   /** Where the chunk being pushed may hold marker or form words. */
-  private readonly _candidates = new WordCandidates();
+  private readonly _candidates: WordCandidates;
   private _rawUsed = 0;
   private _inputBytes = 0;
   private _inputLines = 0;
@@ -234,6 +240,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._rule = rule;
     this._family = family;
     this._parser = family.create();
+    this._candidates = new WordCandidates(family.words);
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;
     this._lineBytes = env.lineBytes;
@@ -340,9 +347,15 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._key2Length = -1;
     this.minus = false;
     const passing = isPassingLine(b, start, end) ? Evidence.Passing : Evidence.None;
-    const role = this._parser.line(b, start, end, passing, this);
-    // A line of the chunk with no candidate word has no marker and no unanchored form.
+    // A line of the chunk with no candidate word has no marker, no unanchored form and no family word.
     const words = b !== this._chunk || this._candidates.hasCandidate(start, end);
+    const role = this._parser.line(
+      b,
+      start,
+      end,
+      words ? passing : passing | NO_FAMILY_WORDS,
+      this,
+    );
     if (role === Role.Row) {
       if (words && (markerFlags(b, start, end) & Evidence.Diagnostic) !== 0) {
         this._diagnosticLines++;

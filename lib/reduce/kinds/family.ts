@@ -38,14 +38,19 @@ export interface KeySink {
 /** A per-stream parser: bounded state, one call per line in order. */
 export interface LineParser {
   /**
-   * The {@link Role} of the content line `bytes[start, end)`; `flags` is
-   * `Evidence.Passing` (`evidence.ts`) for a passing-test line, else 0. A
-   * `Row` sets its key through `sink` before returning.
+   * The {@link Role} of the content line `bytes[start, end)`; `flags` has
+   * `Evidence.Passing` (`evidence.ts`) for a passing-test line and
+   * {@link NO_FAMILY_WORDS} when none of the family's {@link Family.words}
+   * occurs in the line. A `Row` sets its key through `sink` before
+   * returning.
    */
   line(bytes: Uint8Array, start: number, end: number, flags: number, sink: KeySink): number;
   /** Bytes of state retained now (at most {@link PARSER_STATE_BYTES}). */
   retainedBytes(): number;
 }
+
+/** Parser flag: none of the family's {@link Family.words} occurs in the line (any case). */
+export const NO_FAMILY_WORDS = 64;
 
 /** The most state a {@link LineParser} keeps (a current file or directory name, a few flags). */
 export const PARSER_STATE_BYTES = 512;
@@ -68,6 +73,12 @@ export interface Family {
   readonly textShowsFailure: boolean;
   /** True when rows are best shown from the start (log: newest commits) rather than by key. */
   readonly headRows: boolean;
+  /**
+   * ASCII words the parser searches lines for in any case (install: its
+   * keep words): the engine's chunk search looks for them too and tells the
+   * parser, by {@link NO_FAMILY_WORDS}, of a line that holds none.
+   */
+  readonly words?: readonly string[];
   /** A fresh parser for one stream. */
   create(): LineParser;
 }

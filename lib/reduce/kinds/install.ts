@@ -14,6 +14,7 @@ import {
   type Family,
   FoldedWords,
   type KeySink,
+  NO_FAMILY_WORDS,
   PrefixSet,
   Role,
   skipBlanks,
@@ -72,7 +73,7 @@ const NOISE_PREFIXES = new PrefixSet([
 ]);
 
 /** Words that keep a line without a marker word (in any case). */
-const KEEP = new FoldedWords([
+const KEEP_WORDS = [
   "deprecat",
   "conflict",
   "ERESOLVE",
@@ -82,7 +83,8 @@ const KEEP = new FoldedWords([
   "not found",
   "denied",
   "ERR",
-]);
+];
+const KEEP = new FoldedWords(KEEP_WORDS);
 
 /** Bytes from the first non-blank byte searched for {@link KEEP}. */
 const KEEP_WINDOW = 200;
@@ -91,12 +93,16 @@ function line(
   bytes: Uint8Array,
   start: number,
   end: number,
-  _flags: number,
+  flags: number,
   _sink: KeySink,
 ): number {
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
-  if (KEEP.foundIn(bytes, at, Math.min(end, at + KEEP_WINDOW))) return Role.Important;
+  if (
+    (flags & NO_FAMILY_WORDS) === 0 && KEEP.foundIn(bytes, at, Math.min(end, at + KEEP_WINDOW))
+  ) {
+    return Role.Important;
+  }
   if (NOISE_PREFIXES.matchAt(bytes, at, end) || yarnStep(bytes, at, end)) return Role.Noise;
   return Role.Other;
 }
@@ -124,5 +130,6 @@ export const INSTALL: Family = {
   samplesPerKey: 0,
   textShowsFailure: true,
   headRows: false,
+  words: KEEP_WORDS,
   create: stateless(line),
 };
