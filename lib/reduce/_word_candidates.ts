@@ -30,23 +30,25 @@ const WINDOW_BYTES = 16384;
 
 /** Bytes a window reaches into the next: the longest word's length less one (at least). */
 const OVERLAP_BYTES = 31;
-/** Compiled searches by their extra words (one per family that has any). */
+/** Compiled searches by their words. */
 const PATTERNS = new Map<string, RegExp>();
 
 /**
- * The search for marker words, the screen's folded words and `extra` in any
- * case (a `(?i:…)` group) and the screen's exact words as written.
+ * The search for marker words and `extra` in any case and, with `forms`,
+ * the screen's folded words in any case and its exact words as written.
  */
-function patternFor(extra: readonly string[]): RegExp {
-  const key = extra.join("|");
+function patternFor(extra: readonly string[], forms: boolean): RegExp {
+  const key = `${forms}|${extra.join("|")}`;
   let pattern = PATTERNS.get(key);
   if (pattern === undefined) {
-    const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS, ...extra].join("|");
-    pattern = new RegExp(`(?i:${folded})|${EXACT_FORM_WORDS.join("|")}`, "g");
+    const folded = [...MARKER_WORDS, ...(forms ? FOLDED_FORM_WORDS : []), ...extra].join("|");
+    const exact = forms ? `|${EXACT_FORM_WORDS.join("|")}` : "";
+    pattern = new RegExp(`(?i:${folded})${exact}`, "g");
     PATTERNS.set(key, pattern);
   }
   return pattern;
 }
+
 const latin1 = new TextDecoder("latin1");
 
 /** The word positions of the last chunk searched, read in line order. */
@@ -58,12 +60,16 @@ export class WordCandidates {
   /** Offset from which every position counts as a candidate (past the bound), or the chunk's length. */
   private _saturated = 0;
 
-  /** Searches for the shared words and `extra` (ASCII words, any case, at most 32 bytes). */
-  constructor(extra: readonly string[] = []) {
+  /**
+   * Searches for the marker words, `extra` (printable ASCII words, any case,
+   * at most 32 bytes) and, with `forms`, the screen's words; without them a
+   * line with no candidate may still hold a form word.
+   */
+  constructor(extra: readonly string[] = [], forms = true) {
     if (extra.some((w) => w.length > OVERLAP_BYTES + 1 || !/^[\x20-\x7e]+$/.test(w))) {
       throw new RangeError("extra words are printable ASCII of at most 32 bytes");
     }
-    this._pattern = patternFor(extra);
+    this._pattern = patternFor(extra, forms);
   }
 
   /** Bytes retained. */

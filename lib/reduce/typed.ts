@@ -202,6 +202,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _chunk: Uint8Array = EMPTY;
   /** Where the chunk being pushed may hold marker or form words. */
   private readonly _candidates: WordCandidates;
+  /** True when the chunk search covers the form words too (families without data rows). */
+  private readonly _formsSearched: boolean;
   private _rawUsed = 0;
   private _inputBytes = 0;
   private _inputLines = 0;
@@ -240,7 +242,10 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._rule = rule;
     this._family = family;
     this._parser = family.create();
-    this._candidates = new WordCandidates(family.words);
+    // Families of data rows ask for form words only on their few other lines: those lines
+    // are scanned whole, and the chunk search looks for marker words alone.
+    this._formsSearched = family.rowNoun === "";
+    this._candidates = new WordCandidates(family.words, this._formsSearched);
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;
     this._lineBytes = env.lineBytes;
@@ -347,7 +352,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._key2Length = -1;
     this.minus = false;
     const passing = isPassingLine(b, start, end) ? Evidence.Passing : Evidence.None;
-    // A line of the chunk with no candidate word has no marker, no unanchored form and no family word.
+    // A line of the chunk with no candidate word has no marker and no family word (and, when
+    // searched for, no unanchored form word).
     const words = b !== this._chunk || this._candidates.hasCandidate(start, end);
     const role = this._parser.line(
       b,
@@ -370,7 +376,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._fill(b, start, end, ending, dropped, index);
       return;
     }
-    const flags = words ? classifyLine(b, start, end) : classifyUnmarkedLine(b, start, end);
+    const flags = words || !this._formsSearched
+      ? classifyLine(b, start, end)
+      : classifyUnmarkedLine(b, start, end);
     const marks = flags & MARKS;
     const forms = flags & ~MARKS;
     if (
