@@ -202,7 +202,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _chunk: Uint8Array = EMPTY;
   /** Where the chunk being pushed may hold marker or form words. */
   private readonly _candidates: WordCandidates;
-  /** True when the chunk search covers the form words too (families without data rows). */
+  /** True when the chunk search covers the form words too (all but the rows-only families). */
   private readonly _formsSearched: boolean;
   private _rawUsed = 0;
   private _inputBytes = 0;
@@ -242,9 +242,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._rule = rule;
     this._family = family;
     this._parser = family.create();
-    // Families of data rows ask for form words only on their few other lines: those lines
-    // are scanned whole, and the chunk search looks for marker words alone.
-    this._formsSearched = family.rowNoun === "";
+    // Families of data rows alone ask for form words only on their few other lines: those
+    // lines are scanned whole, and the chunk search looks for marker words alone.
+    this._formsSearched = family.rowsOnly !== true;
     this._candidates = new WordCandidates(family.words, this._formsSearched);
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;

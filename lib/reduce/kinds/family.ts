@@ -79,6 +79,12 @@ export interface Family {
    * parser, by {@link NO_FAMILY_WORDS}, of a line that holds none.
    */
   readonly words?: readonly string[];
+  /**
+   * True when nearly every line of the family's output is a data row (list,
+   * status, search, log): the chunk search then skips the form words, which
+   * only other lines need, and those lines are scanned whole.
+   */
+  readonly rowsOnly?: boolean;
   /** A fresh parser for one stream. */
   create(): LineParser;
 }

@@ -140,5 +140,6 @@ export const LIST: Family = {
   samplesPerKey: 1,
   textShowsFailure: false,
   headRows: false,
+  rowsOnly: true,
   create: () => new ListParser(),
 };

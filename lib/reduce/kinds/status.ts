@@ -78,5 +78,6 @@ export const STATUS: Family = {
   samplesPerKey: 2,
   textShowsFailure: false,
   headRows: false,
+  rowsOnly: true,
   create: () => new StatusParser(),
 };
