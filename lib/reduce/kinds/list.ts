@@ -12,6 +12,18 @@ import { type Family, type KeySink, type LineParser, Role, startsWith } from "./
 
 const SLASH = 0x2f;
 
+/** Byte classes of the name scan: a byte the name starts after, `/`, `.`, `-` (else 0). */
+const C_BREAK = 1;
+const C_SLASH = 2;
+const C_DOT = 3;
+const NAME_CLASS = new Uint8Array(256);
+for (let b = 0x80; b < 256; b++) NAME_CLASS[b] = C_BREAK;
+NAME_CLASS[0x20] = C_BREAK;
+NAME_CLASS[0x09] = C_BREAK;
+NAME_CLASS[SLASH] = C_SLASH;
+NAME_CLASS[0x2e] = C_DOT;
+NAME_CLASS[0x2d] = 4;
+
 class ListParser implements LineParser {
   private readonly _dir = new Uint8Array(256);
   private _dirLength = 0;
@@ -32,17 +44,16 @@ class ListParser implements LineParser {
     let dot = -1;
     let link = false;
     for (let i = start; i < end; i++) {
-      const b = bytes[i];
-      if (b === 0x20 || b === 0x09 || b >= 0x80) {
+      const c = NAME_CLASS[bytes[i]];
+      if (c === 0) continue;
+      if (c === C_BREAK) {
         name = i + 1;
         slash = -1;
         dot = -1;
-      } else if (b === SLASH) {
+      } else if (c === C_SLASH) {
         if (i < end - 1) slash = i;
-      } else if (b === 0x2e) dot = i;
-      else if (
-        b === 0x2d && i + 1 < end && bytes[i + 1] === 0x3e && i > start && bytes[i - 1] === 0x20
-      ) {
+      } else if (c === C_DOT) dot = i;
+      else if (i + 1 < end && bytes[i + 1] === 0x3e && i > start && bytes[i - 1] === 0x20) {
         link = true; // symlink " -> ": the name is before it, its slashes and dots are anywhere after
         break;
       }
