@@ -23,6 +23,7 @@ import {
   MARKER_WORDS,
   NOTICE_WINDOW_BYTES,
 } from "../lib/reduce/evidence.ts";
+import { WordCandidates } from "../lib/reduce/_word_candidates.ts";
 
 const enc = new TextEncoder();
 
@@ -338,4 +339,50 @@ Deno.test("a line with no marker or form word classifies the same unscanned (pro
     }),
     { numRuns: 3000 },
   );
+});
+
+Deno.test("the chunk word search finds every line holding a word, across window edges (property)", () => {
+  const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS];
+  const holdsWord = (line: string) =>
+    folded.some((w) => line.toLowerCase().includes(w)) ||
+    EXACT_FORM_WORDS.some((w) => line.includes(w));
+  const filler = fc.constantFrom("x", "ab", " ", "12", "é", "/", "Q", "e", "rr", "o", "r");
+  const piece = fc.oneof(
+    { weight: 6, arbitrary: filler },
+    { weight: 1, arbitrary: fc.constantFrom(...folded, ...EXACT_FORM_WORDS, "ERROR", "Warning") },
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(piece, { maxLength: 30 }).map((p) => p.join("")), { maxLength: 60 }),
+      fc.nat(40_000),
+      (lines, pad) => {
+        // Padding lines move the generated ones across the 16 KiB window edges.
+        const all = [...Array.from({ length: pad >> 6 }, () => "-".repeat(63)), ...lines];
+        const bytes = enc.encode(all.join("\n") + "\n");
+        const candidates = new WordCandidates();
+        candidates.search(bytes);
+        let start = 0;
+        for (const line of all) {
+          const end = start + enc.encode(line).length;
+          const found = candidates.hasCandidate(start, end);
+          if (holdsWord(line)) assert.ok(found, JSON.stringify(line));
+          start = end + 1;
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("the chunk word search finds a word lying across a window edge", () => {
+  for (const word of ["error", "vulnerabilities", "Warning"]) {
+    for (let at = 16_384 - word.length; at <= 16_384; at++) {
+      const bytes = enc.encode("y".repeat(at - 1) + " " + word + " z\nplain\n");
+      const candidates = new WordCandidates();
+      candidates.search(bytes);
+      const end = bytes.indexOf(10);
+      assert.ok(candidates.hasCandidate(0, end), `${word} at ${at}`);
+      assert.ok(!candidates.hasCandidate(end + 1, end + 6), `plain line after ${word} at ${at}`);
+    }
+  }
 });

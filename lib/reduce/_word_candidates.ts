@@ -5,14 +5,14 @@
  * `EXACT_FORM_WORDS` as written, anywhere (not only at word starts), so
  * that a line with none of them is classified without a scan of its own
  * bytes (`classifyUnmarkedLine`); a family's own words (`Family.words`)
- * can join the search, so its parser can skip its own scan too. The chunk is decoded one character per
- * byte (windows-1252), so string offsets are byte offsets and an ASCII
- * letter is the same byte in both, a window of {@link WINDOW_BYTES} at a
- * time (each window reaches {@link OVERLAP_BYTES} into the next, so a word
- * across a window edge is found); after each match the search resumes one
- * byte later, so overlapping words are all found. Every position where a
- * word of the lists starts is recorded, so a line whose range holds no
- * position holds no such word.
+ * can join the search, so its parser can skip its own scan too. The chunk
+ * is decoded one character per byte (windows-1252), so string offsets are
+ * byte offsets and an ASCII letter is the same byte in both, a window of
+ * {@link WINDOW_BYTES} at a time (each window reaches {@link OVERLAP_BYTES}
+ * into the next, so a word across a window edge is found whole). The last
+ * byte of every match is recorded. A word holds no line break, so a match
+ * lies in one line, and an occurrence a match swallows or overlaps lies in
+ * that match's line: every line that holds a word holds a recorded byte.
  *
  * Bound: at most {@link MAX_CANDIDATES} positions per chunk; past that the
  * rest of the chunk counts as candidates everywhere ({@link
@@ -80,28 +80,30 @@ export class WordCandidates {
   /** Searches `chunk`; the lines asked about next must lie in it, in order. */
   search(chunk: Uint8Array): void {
     let count = 0;
+    let last = -1;
     this._saturated = chunk.length;
+    const pattern = this._pattern;
     search: for (let from = 0; from < chunk.length; from += WINDOW_BYTES) {
       const stop = Math.min(chunk.length, from + WINDOW_BYTES + OVERLAP_BYTES);
       const text = latin1.decode(chunk.subarray(from, stop));
-      const pattern = this._pattern;
       pattern.lastIndex = 0;
-      for (;;) {
-        const match = pattern.exec(text);
-        if (match === null || match.index >= WINDOW_BYTES) break;
+      while (pattern.test(text)) {
+        // The match's last byte: inside the word, so inside its line.
+        const at = from + pattern.lastIndex - 1;
+        if (at <= last) continue; // found again by the window before (or overlapping it)
         if (count === MAX_CANDIDATES) {
-          this._saturated = from + match.index;
+          this._saturated = at;
           break search;
         }
-        this._at[count++] = from + match.index;
-        pattern.lastIndex = match.index + 1;
+        this._at[count++] = at;
+        last = at;
       }
     }
     this._count = count;
     this._next = 0;
   }
 
-  /** True when a word may start in `[start, end)` of the chunk searched last (ranges asked in order). */
+  /** True when a word may lie in `[start, end)` of the chunk searched last (ranges asked in order). */
   hasCandidate(start: number, end: number): boolean {
     if (end > this._saturated) return true;
     let next = this._next;
