@@ -1,7 +1,7 @@
 /**
  * The `install` kind (npm/pnpm/yarn/bun install and ci, pip, uv, apt-get,
  * cargo fetch, go mod download): progress and download noise (`npm http
- * fetch`, progress bars, yarn's `[1/4] Resolving…`, `info …`, pip's
+ * fetch`, progress bars, yarn's `[1/4] Resolving…`, `info …`, `verbose …`, pip's
  * `Collecting`/`Downloading`/`Using cached`/`Requirement already
  * satisfied`, apt's `Get:`/`Hit:`/`Unpacking`/`Setting up`, `go:
  * downloading`) is dropped; warnings, errors, conflicts and deprecations
@@ -29,6 +29,7 @@ const NOISE_PREFIXES = new PrefixSet([
   "npm info ",
   "Progress: ",
   "info ",
+  "verbose ",
   "Collecting ",
   "Downloading ",
   "Downloaded ",
