@@ -6,8 +6,9 @@
  * that a line with none of them is classified without a scan of its own
  * bytes (`classifyUnmarkedLine`); a family's own words (`Family.words`)
  * can join the search, so its parser can skip its own scan too. The chunk
- * is decoded one character per byte (windows-1252), so string offsets are
- * byte offsets and an ASCII letter is the same byte in both, a window of
+ * is decoded one UTF-16 unit per byte (as UTF-8 when that gives as many
+ * units as bytes, as for ASCII, else as windows-1252), so string offsets
+ * are byte offsets and an ASCII letter is the same byte in both, a window of
  * {@link WINDOW_BYTES} at a time (each window reaches {@link OVERLAP_BYTES}
  * into the next, so a word across a window edge is found whole). The last
  * byte of every match is recorded. A word holds no line break, so a match
@@ -50,6 +51,7 @@ function patternFor(extra: readonly string[], forms: boolean): RegExp {
 }
 
 const latin1 = new TextDecoder("latin1");
+const utf8 = new TextDecoder();
 
 /** The word positions of the last chunk searched, read in line order. */
 export class WordCandidates {
@@ -81,11 +83,19 @@ export class WordCandidates {
   search(chunk: Uint8Array): void {
     let count = 0;
     let last = -1;
+    let ascii = true;
     this._saturated = chunk.length;
     const pattern = this._pattern;
     search: for (let from = 0; from < chunk.length; from += WINDOW_BYTES) {
       const stop = Math.min(chunk.length, from + WINDOW_BYTES + OVERLAP_BYTES);
-      const text = latin1.decode(chunk.subarray(from, stop));
+      const window = chunk.subarray(from, stop);
+      // UTF-8 decodes ASCII fastest, and a text as long as its bytes is one unit per byte there
+      // too; after a window that is not, the rest of the chunk goes to windows-1252 at once.
+      let text = ascii ? utf8.decode(window) : latin1.decode(window);
+      if (ascii && text.length !== window.length) {
+        ascii = false;
+        text = latin1.decode(window);
+      }
       pattern.lastIndex = 0;
       while (pattern.test(text)) {
         // The match's last byte: inside the word, so inside its line.
