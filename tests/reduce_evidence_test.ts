@@ -386,3 +386,22 @@ Deno.test("the chunk word search finds a word lying across a window edge", () =>
     }
   }
 });
+
+Deno.test("the chunk word search keeps byte offsets through invalid and multi-byte UTF-8", () => {
+  for (
+    const lead of [[0xff, 0xfe], [0xe2, 0x9c], [0xc3, 0xa9], [0xf0, 0x9f, 0x98, 0x80], [
+      0xef,
+      0xbb,
+      0xbf,
+    ]]
+  ) {
+    const head = new Uint8Array([...lead, ...enc.encode(" plain\n")]);
+    const bytes = new Uint8Array([...head, ...enc.encode("x error y\nplain\n")]);
+    const candidates = new WordCandidates();
+    candidates.search(bytes);
+    assert.ok(!candidates.hasCandidate(0, head.length - 1), `${lead}: first line`);
+    const end = bytes.indexOf(10, head.length);
+    assert.ok(candidates.hasCandidate(head.length, end), `${lead}: second line`);
+    assert.ok(!candidates.hasCandidate(end + 1, bytes.length - 1), `${lead}: third line`);
+  }
+});
