@@ -1,19 +1,29 @@
 /**
- * Output sizes of successful typed results, per rule family, over a corpus
- * replayed through the production engine (the figure `yarp corpus
- * analyze` does not print): of the results with exit 0 whose visible text
- * is over 2 KB, how many changed and the median and p95 bytes after.
- * Prints aggregates only, never record text.
+ * Output sizes of successful typed results over a corpus replayed through
+ * the production engine (the figure `yarp corpus analyze` does not print):
+ * of the results with exit 0 whose rule reduces with a typed kind and whose
+ * visible text is over 2 KB, how many changed and the median and p95
+ * bytes shown after (an unchanged result counts at its own size), per rule
+ * family and over all. Prints aggregates only, never record text.
  *
  * Usage: deno run --allow-read --allow-env bench/corpus_typed_sizes.ts CORPUS.jsonl.gz…
  */
 import { createEngine } from "../lib/corpus/engine.ts";
 import { readJsonlLines } from "../lib/corpus/jsonl.ts";
 import { parseRecordLine } from "../lib/corpus/record.ts";
+import { TYPED_REDUCER_KINDS } from "../lib/rules/model.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 
-const engine = createEngine(await loadShellParser(), createRuleRegistry([builtinRuleSource()]));
+const registry = createRuleRegistry([builtinRuleSource()]);
+const typedRules = new Set<string>();
+for (const { rule } of registry.rules()) {
+  if (rule.action !== "reduce") continue;
+  if ((TYPED_REDUCER_KINDS as readonly string[]).includes(rule.reducer.kind)) {
+    typedRules.add(rule.id);
+  }
+}
+const engine = createEngine(await loadShellParser(), registry);
 
 function quantile(sorted: number[], q: number): number {
   return sorted.length === 0
@@ -23,25 +33,26 @@ function quantile(sorted: number[], q: number): number {
 
 for (const path of Deno.args) {
   const sizes = new Map<string, number[]>();
-  const large = new Map<string, number>();
+  const changed = new Map<string, number>();
   for await (const line of readJsonlLines(path)) {
     const record = parseRecordLine(line.text);
     if ("error" in record || record.priorReduction !== null || record.exitCode !== 0) continue;
     const outcome = await engine(record);
     if (outcome.rule === null || outcome.guarded || outcome.before.length <= 2048) continue;
-    const family = outcome.rule.split("/")[0];
-    large.set(family, (large.get(family) ?? 0) + 1);
-    if (!outcome.reduced) continue;
-    const list = sizes.get(family) ?? [];
-    list.push(outcome.after.length);
-    sizes.set(family, list);
+    if (!typedRules.has(outcome.rule)) continue;
+    for (const family of [outcome.rule.split("/")[0], "(all)"]) {
+      const list = sizes.get(family) ?? [];
+      list.push(outcome.reduced ? outcome.after.length : outcome.before.length);
+      sizes.set(family, list);
+      if (outcome.reduced) changed.set(family, (changed.get(family) ?? 0) + 1);
+    }
   }
-  console.log(`${path}: successful results over 2 KB, per family`);
-  for (const [family, count] of [...large].sort()) {
-    const list = (sizes.get(family) ?? []).sort((a, b) => a - b);
+  console.log(`${path}: successful typed results over 2 KB, per family`);
+  for (const [family, list] of [...sizes].sort()) {
+    list.sort((a, b) => a - b);
     console.log(
-      `  ${family.padEnd(9)} ${String(count).padStart(5)} results, ${
-        String(list.length).padStart(5)
+      `  ${family.padEnd(9)} ${String(list.length).padStart(5)} results, ${
+        String(changed.get(family) ?? 0).padStart(5)
       } changed, median ${quantile(list, 0.5)} B, p95 ${quantile(list, 0.95)} B`,
     );
   }

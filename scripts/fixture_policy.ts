@@ -50,11 +50,7 @@ export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
  * `line_filter` rules whose drop patterns match none of their tool's real
  * noise, so their `middle-line` case loses the line like `head_tail` does.
  */
-export const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {
-  "package/yarn-add": "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
-  "package/yarn-install":
-    "the drops (npm/pnpm progress) match no yarn output; stderr warnings are cut",
-};
+export const MIDDLE_LINE_LOST: Readonly<Record<string, string>> = {};
 
 /** The cases every transform rule has: one line-preserving sample it selects. */
 export const TRANSFORM_CASES = ["transform"] as const;

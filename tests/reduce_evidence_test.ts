@@ -1,7 +1,8 @@
 /**
  * The line-evidence classifier (lib/reduce/evidence.ts): each flag on real
  * forms, the byte and text forms agreeing, the diagnostic marker agreeing
- * with its documented regular-expression definition, and offsets not
+ * with its documented regular-expression definition, the byte screen in
+ * front of the form expressions never hiding a match, and offsets not
  * mattering.
  */
 import assert from "node:assert/strict";
@@ -9,13 +10,20 @@ import fc from "fast-check";
 import {
   classifyLine,
   classifyText,
+  classifyUnmarkedLine,
   Evidence,
+  EXACT_FORM_WORDS,
+  FOLDED_FORM_WORDS,
+  formFlags,
+  formFlagsOfText,
   hasDiagnosticMarker,
   isDiagnosticText,
   isPassingLine,
   MANDATORY,
+  MARKER_WORDS,
   NOTICE_WINDOW_BYTES,
 } from "../lib/reduce/evidence.ts";
+import { WordCandidates } from "../lib/reduce/_word_candidates.ts";
 
 const enc = new TextEncoder();
 
@@ -232,4 +240,168 @@ Deno.test("warnings alone are diagnostics without the failure flag", () => {
   assert.equal(classifyText("DeprecationWarning: y") & Evidence.Failure, 0);
   assert.equal(classifyText("warning: error later") & Evidence.Failure, Evidence.Failure);
   assert.equal(classifyText("src/a.c:1: error: x") & Evidence.Failure, Evidence.Failure);
+});
+
+/** Pieces of the notice, outcome and summary forms, and what may stand between them. */
+const formPieces = fc.constantFrom(
+  "Tests: ",
+  "Tests run: ",
+  "test result: ",
+  "Summary [",
+  "# tests ",
+  "ℹ pass ",
+  "ok",
+  "FAIL",
+  "PASS",
+  "---",
+  "===",
+  "=",
+  "Found ",
+  "added ",
+  "packages",
+  "found ",
+  "vulnerabilities (",
+  "Done in ",
+  "✨ ",
+  "✖ ",
+  "× ",
+  "[100%] Built target ",
+  "[Showing lines ",
+  "[yarp: ",
+  "lines truncated]",
+  "output truncated",
+  "....stripped due to length....",
+  "<persisted-output>",
+  "</persisted-output>",
+  "KB limit)",
+  "Output too large",
+  "BUILD SUCCESS",
+  "Build succeeded.",
+  "Command exited with code ",
+  "Exit code ",
+  "exit status ",
+  "Killed",
+  "make: Nothing to be done",
+  "ninja: no work to do",
+  "error: ",
+  "warning: ",
+  " generated ",
+  " passed",
+  " failed",
+  "passing",
+  "% tests passed, ",
+  " tests failed out of ",
+  " (cached)",
+  "0.12s",
+  "1",
+  "42",
+  ".",
+  " ",
+  "  ",
+  "\t",
+  "\u00a0",
+  "\u3000",
+  "\ufeff",
+  "x",
+  "Q",
+  "é",
+  "-",
+  "|",
+  "(",
+  "[",
+);
+
+Deno.test("the form screen never hides a match of the form expressions (property)", () => {
+  fc.assert(
+    fc.property(fc.array(formPieces, { maxLength: 10 }), (parts) => {
+      const bytes = enc.encode(parts.join(""));
+      const window = new TextDecoder().decode(bytes.subarray(0, NOTICE_WINDOW_BYTES));
+      assert.equal(formFlags(bytes, 0, bytes.length), formFlagsOfText(window), parts.join(""));
+    }),
+    { numRuns: 5000 },
+  );
+});
+
+Deno.test("a line with no marker or form word classifies the same unscanned (property)", () => {
+  const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS];
+  const holdsWord = (line: string) =>
+    folded.some((w) => line.toLowerCase().includes(w)) ||
+    EXACT_FORM_WORDS.some((w) => line.includes(w));
+  fc.assert(
+    fc.property(fc.array(fc.oneof(formPieces, pieces), { maxLength: 10 }), (parts) => {
+      const line = parts.join("");
+      fc.pre(!holdsWord(line));
+      const bytes = enc.encode(line);
+      assert.equal(
+        classifyUnmarkedLine(bytes, 0, bytes.length),
+        classifyLine(bytes, 0, bytes.length),
+      );
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+Deno.test("the chunk word search finds every line holding a word, across window edges (property)", () => {
+  const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS];
+  const holdsWord = (line: string) =>
+    folded.some((w) => line.toLowerCase().includes(w)) ||
+    EXACT_FORM_WORDS.some((w) => line.includes(w));
+  const filler = fc.constantFrom("x", "ab", " ", "12", "é", "/", "Q", "e", "rr", "o", "r");
+  const piece = fc.oneof(
+    { weight: 6, arbitrary: filler },
+    { weight: 1, arbitrary: fc.constantFrom(...folded, ...EXACT_FORM_WORDS, "ERROR", "Warning") },
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.array(piece, { maxLength: 30 }).map((p) => p.join("")), { maxLength: 60 }),
+      fc.nat(40_000),
+      (lines, pad) => {
+        // Padding lines move the generated ones across the 16 KiB window edges.
+        const all = [...Array.from({ length: pad >> 6 }, () => "-".repeat(63)), ...lines];
+        const bytes = enc.encode(all.join("\n") + "\n");
+        const candidates = new WordCandidates();
+        candidates.search(bytes);
+        let start = 0;
+        for (const line of all) {
+          const end = start + enc.encode(line).length;
+          const found = candidates.hasCandidate(start, end);
+          if (holdsWord(line)) assert.ok(found, JSON.stringify(line));
+          start = end + 1;
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("the chunk word search finds a word lying across a window edge", () => {
+  for (const word of ["error", "vulnerabilities", "Warning"]) {
+    for (let at = 16_384 - word.length; at <= 16_384; at++) {
+      const bytes = enc.encode("y".repeat(at - 1) + " " + word + " z\nplain\n");
+      const candidates = new WordCandidates();
+      candidates.search(bytes);
+      const end = bytes.indexOf(10);
+      assert.ok(candidates.hasCandidate(0, end), `${word} at ${at}`);
+      assert.ok(!candidates.hasCandidate(end + 1, end + 6), `plain line after ${word} at ${at}`);
+    }
+  }
+});
+
+Deno.test("the chunk word search keeps byte offsets through invalid and multi-byte UTF-8", () => {
+  for (
+    const lead of [[0xff, 0xfe], [0xe2, 0x9c], [0xc3, 0xa9], [0xf0, 0x9f, 0x98, 0x80], [
+      0xef,
+      0xbb,
+      0xbf,
+    ]]
+  ) {
+    const head = new Uint8Array([...lead, ...enc.encode(" plain\n")]);
+    const bytes = new Uint8Array([...head, ...enc.encode("x error y\nplain\n")]);
+    const candidates = new WordCandidates();
+    candidates.search(bytes);
+    assert.ok(!candidates.hasCandidate(0, head.length - 1), `${lead}: first line`);
+    const end = bytes.indexOf(10, head.length);
+    assert.ok(candidates.hasCandidate(head.length, end), `${lead}: second line`);
+    assert.ok(!candidates.hasCandidate(end + 1, bytes.length - 1), `${lead}: third line`);
+  }
 });

@@ -89,6 +89,9 @@ const SHAPES: Record<TypedReducerKind, readonly string[]> = {
     "[1/4] Resolving packages...",
     "Collecting six",
     "Setting up x (1.0)",
+    "npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported",
+    "info There appears to be trouble with your network connection. Retrying...",
+    "npm http fetch GET 404 https://r/y (peer dep missing)",
   ],
   log: [
     "commit 0123456789abcdef0123456789abcdef01234567",
@@ -265,12 +268,20 @@ Deno.test("build: exit 0 with an error line in the text uses the failure budget"
   assert.ok(enc.encode(out).length > SUCCESS_BUDGET_BYTES, "failure policy not used");
 });
 
-Deno.test("an incomplete status (success policy = failure policy) uses the failure budget", () => {
+Deno.test("an incomplete status (success policy = failure policy) uses the failure budget when the text fails", () => {
   const lines = Array.from({ length: 600 }, (_, i) => `src/f${i % 40}.ts:${i}:match ${i}`);
   const complete = text(rule("search"), lines.join("\n") + "\n", 0);
   const incomplete = text(rule("search", FAILURE, FAILURE), lines.join("\n") + "\n", 0);
   assert.ok(enc.encode(complete).length <= SUCCESS_BUDGET_BYTES);
-  assert.ok(enc.encode(incomplete).length > enc.encode(complete).length);
+  // No failure in the text: nothing for the failure budget to keep, the success budget applies.
+  assert.equal(incomplete, complete);
+  lines.splice(300, 0, "grep: src/locked: Permission denied (error 13)");
+  const failing = text(rule("search", FAILURE, FAILURE), lines.join("\n") + "\n", 0);
+  assert.ok(failing.includes("grep: src/locked: Permission denied (error 13)\n"));
+  assert.ok(enc.encode(failing).length > 4 * SUCCESS_BUDGET_BYTES, "failure budget not used");
+  // A failed exit uses the failure budget whatever the text.
+  const failed = text(rule("search", FAILURE, FAILURE), lines.slice(0, 300).join("\n") + "\n", 2);
+  assert.ok(enc.encode(failed).length > 4 * SUCCESS_BUDGET_BYTES, "failure budget not used");
 });
 
 Deno.test("search: per-file counts and examples from different files", () => {
@@ -349,6 +360,21 @@ Deno.test("install: progress goes, deprecations and the summary stay", () => {
   const out = text(rule("install"), lines.join("\n") + "\n");
   for (const want of lines.slice(-3)) assert.ok(out.includes(want + "\n"), want);
   assert.ok(!out.includes("/p150 "));
+});
+
+Deno.test("install: a progress line with a keep word and no marker stays, in one chunk or many", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(`npm http fetch GET 200 https://registry.example/p${i}`);
+  lines.splice(120, 0, "npm http fetch GET 404 https://registry.example/left-pad (peer dep unmet)");
+  lines.splice(200, 0, "info Visit https://yarnpkg.com/x for the CONFLICT list");
+  const data = enc.encode(lines.join("\n") + "\n");
+  const whole = dec.decode(reduce(rule("install"), [data], 0).out.bytes);
+  const pieces: Uint8Array[] = [];
+  for (let at = 0; at < data.length; at += 97) pieces.push(data.subarray(at, at + 97));
+  assert.equal(dec.decode(reduce(rule("install"), pieces, 0).out.bytes), whole);
+  assert.ok(whole.includes("(peer dep unmet)\n"), whole);
+  assert.ok(whole.includes("for the CONFLICT list\n"), whole);
+  assert.ok(!whole.includes("/p150\n"));
 });
 
 Deno.test("an unknown form falls back to bounded head and tail", () => {

@@ -21,6 +21,22 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
   return h >>> 0;
 }
 
+/** Bytes below which {@link copyBytes} copies in a loop rather than through a view. */
+const SHORT_COPY = 64;
+
+/** Copies `length` bytes of `from` at `start` into `to` at `at` (short runs without a view). */
+function copyBytes(
+  from: Uint8Array,
+  start: number,
+  length: number,
+  to: Uint8Array,
+  at: number,
+): void {
+  if (length < SHORT_COPY) {
+    for (let i = 0; i < length; i++) to[at + i] = from[start + i];
+  } else to.set(from.subarray(start, start + length), at);
+}
+
 /** Append-only line records within `maxBytes` of content and `maxRecords` slots. */
 export class RecordStore {
   readonly maxBytes: number;
@@ -94,7 +110,7 @@ export class RecordStore {
     const keep = Math.min(end - start, this._lineCap);
     if (this.index.length >= this.maxRecords || this._used + keep > this.maxBytes) return false;
     this._reserve(this._used + keep);
-    this._bytes.set(line.subarray(start, start + keep), this._used);
+    copyBytes(line, start, keep, this._bytes, this._used);
     const slot = this.index.length;
     this.index.push(index);
     this.offset.push(this._used);
@@ -128,7 +144,13 @@ export class RecordStore {
   }
 }
 
-/** The last `slots` lines, each cut to `lineCap` content bytes. */
+/**
+ * The last `slots` lines, each cut to `lineCap` content bytes. A line may
+ * be added as deferred: only its place in the source is noted, and its
+ * bytes are copied at {@link RecordRing.settle} unless newer lines evict it
+ * first (so a long run of lines costs one copy per slot, not per line). The
+ * source of deferred lines must stay unchanged until `settle`.
+ */
 export class RecordRing {
   private readonly _slots: number;
   private readonly _lineCap: number;
@@ -138,6 +160,9 @@ export class RecordRing {
   private readonly _cut: number[] = [];
   private readonly _ending: LineEnding[] = [];
   private readonly _source: number[] = [];
+  /** Per slot: the offset in {@link _deferred} of a line not copied yet, or -1. */
+  private readonly _from: number[] = [];
+  private _deferred: Uint8Array | null = null;
   private _next = 0;
   private _size = 0;
 
@@ -154,7 +179,10 @@ export class RecordRing {
     return bytes;
   }
 
-  /** Keeps the line, evicting the oldest when full. */
+  /**
+   * Keeps the line, evicting the oldest when full; with `defer`, copies it
+   * only at {@link settle} (every deferred line must come from one buffer).
+   */
   add(
     line: Uint8Array,
     start: number,
@@ -162,27 +190,53 @@ export class RecordRing {
     ending: LineEnding,
     dropped: number,
     index: number,
+    defer = false,
   ): void {
     if (this._slots === 0) return;
     const slot = this._next;
     const keep = Math.min(end - start, this._lineCap);
-    let data = this._data[slot];
-    if (data === undefined || data.length < keep) {
-      data = new Uint8Array(Math.min(this._lineCap, Math.max(keep, 64)));
-      this._data[slot] = data;
+    if (defer) {
+      this._deferred = line;
+      this._from[slot] = start;
+    } else {
+      this._from[slot] = -1;
+      copyBytes(line, start, keep, this._slot(slot, keep), 0);
     }
-    data.set(line.subarray(start, start + keep));
     this._index[slot] = index;
     this._length[slot] = keep;
     this._cut[slot] = end - start - keep + dropped;
     this._ending[slot] = ending;
     this._source[slot] = end - start + dropped + ending;
-    this._next = (slot + 1) % this._slots;
+    this._next = slot + 1 === this._slots ? 0 : slot + 1;
     if (this._size < this._slots) this._size++;
   }
 
-  /** Copies the ring's lines, oldest first, into `store` (which must have room), tagged `tag`. */
+  /** Copies the deferred lines still held; call before their source changes. */
+  settle(): void {
+    const source = this._deferred;
+    if (source === null) return;
+    for (let s = 0; s < this._from.length; s++) {
+      const from = this._from[s];
+      if (from < 0) continue;
+      copyBytes(source, from, this._length[s], this._slot(s, this._length[s]), 0);
+      this._from[s] = -1;
+    }
+    this._deferred = null;
+  }
+
+  /** The buffer of `slot`, grown to hold `keep` bytes. */
+  private _slot(slot: number, keep: number): Uint8Array {
+    let data = this._data[slot];
+    if (data === undefined || data.length < keep) {
+      data = new Uint8Array(Math.min(this._lineCap, Math.max(keep, 64)));
+      this._data[slot] = data;
+    }
+    return data;
+  }
+
+  /** Copies the ring's lines, oldest first, into `store` (which must have room), tagged `tag`; settles first. */
   drainInto(store: RecordStore, tag: number): void {
+    this.settle();
     const first = (this._next - this._size + this._slots) % this._slots;
     for (let k = 0; k < this._size; k++) {
       const s = (first + k) % this._slots;

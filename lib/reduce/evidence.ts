@@ -4,9 +4,8 @@
  * agent, as a set of {@link Evidence} flags. Pure and bounded: one pass over
  * the line's bytes for the diagnostic marker, and the notice and summary
  * forms are matched on at most the first {@link NOTICE_WINDOW_BYTES} bytes,
- * decoded only when a cheap byte test says a form may be present (its lead
- * byte, or a digit near its start). Nothing
- * is kept between calls but one reused encoding buffer.
+ * decoded only when a byte screen (`_form_screen.ts`) says a form may be
+ * present. Nothing is kept between calls but one reused encoding buffer.
  *
  * The flags (a line may carry several):
  *
@@ -38,6 +37,8 @@
  *
  * @module
  */
+import { formWordAt, isFormWordLead, mayHoldForm } from "./_form_screen.ts";
+export { EXACT_FORM_WORDS, FOLDED_FORM_WORDS } from "./_form_screen.ts";
 
 /** Evidence flags of one line; combine with `|`, test with `&`. */
 export const Evidence = {
@@ -110,29 +111,48 @@ const SUMMARY = new RegExp(
 );
 
 const LOWER = 0x20;
-const FIRST_LETTERS = new Uint8Array(256);
-for (const c of "efpwta") {
-  FIRST_LETTERS[c.charCodeAt(0)] = 1;
-  FIRST_LETTERS[c.toUpperCase().charCodeAt(0)] = 1;
-}
+/** Byte classes of the marker scan: a word byte, an ASCII letter, a word's possible lead, a name's possible lead. */
+const C_WORD = 1;
+const C_LETTER = 2;
+const C_LEAD = 4;
+const C_NAME = 8;
+const C_FORM = 16;
+const CLASS = new Uint8Array(256);
 const WORD = new Uint8Array(256);
 for (let b = 0; b < 256; b++) {
   const c = String.fromCharCode(b);
-  if (/[A-Za-z0-9_]/.test(c)) WORD[b] = 1;
+  if (/[A-Za-z0-9_]/.test(c)) {
+    WORD[b] = 1;
+    CLASS[b] |= C_WORD;
+  }
+  if (/[A-Za-z]/.test(c)) CLASS[b] |= C_LETTER;
 }
+for (const c of "efpwta") {
+  CLASS[c.charCodeAt(0)] |= C_LEAD;
+  CLASS[c.toUpperCase().charCodeAt(0)] |= C_LEAD;
+}
+CLASS[0x45] |= C_NAME; // E
+CLASS[0x57] |= C_NAME; // W
+for (let b = 0; b < 256; b++) if (isFormWordLead(b)) CLASS[b] |= C_FORM;
 
 /** The diagnostic words, lower case, as bytes, by first letter. */
-const WORDS: Record<number, Uint8Array[]> = {};
-for (const w of ["error", "fail", "panic", "warn", "traceback", "exception", "assert"]) {
+const WORDS: Uint8Array[][] = [];
+/** The diagnostic marker words (the names `Error`, `Exception`, `Warning` start with three of them). */
+export const MARKER_WORDS: readonly string[] = [
+  "error",
+  "fail",
+  "panic",
+  "warn",
+  "traceback",
+  "exception",
+  "assert",
+];
+for (const w of MARKER_WORDS) {
   (WORDS[w.charCodeAt(0)] ??= []).push(new TextEncoder().encode(w));
 }
 const NAMES = ["Error", "Exception", "Warning"].map((n) => new TextEncoder().encode(n));
 const WARN = WORDS[0x77][0];
 const WARNING = NAMES[2];
-
-function isLetter(b: number): boolean {
-  return (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a);
-}
 
 /** True when the lower-cased bytes at `at` spell `word` (ASCII only). */
 function wordAt(bytes: Uint8Array, at: number, end: number, word: Uint8Array): boolean {
@@ -161,27 +181,52 @@ export const FAILURE_MARKER = 2;
  * contract): {@link FAILURE_MARKER}, {@link WARNING_MARKER} or {@link NO_MARKER}.
  */
 export function diagnosticMarker(bytes: Uint8Array, start: number, end: number): number {
+  return scan(bytes, start, end, false) & MARKER_BITS;
+}
+
+/** The marker bits of {@link scan}'s answer. */
+const MARKER_BITS = 3;
+/** {@link scan}'s bit for a word of an unanchored notice or summary form. */
+const FORM_WORD = 4;
+
+/**
+ * One pass over `bytes[start, end)`: the strongest diagnostic marker
+ * ({@link FAILURE_MARKER}, {@link WARNING_MARKER} or {@link NO_MARKER}),
+ * with {@link FORM_WORD} set when `forms` and a word of an unanchored
+ * notice or summary form starts in the line (`_form_screen.ts`).
+ */
+function scan(bytes: Uint8Array, start: number, end: number, forms: boolean): number {
   let found = NO_MARKER;
+  let word = forms ? 0 : FORM_WORD;
+  let prev = 0; // the class of the byte before; none at the line start
+  const leads = forms ? C_LEAD | C_FORM : C_LEAD;
   for (let i = start; i < end; i++) {
     const b = bytes[i];
-    if (FIRST_LETTERS[b] === 0) continue;
-    const prev = i > start ? bytes[i - 1] : -1;
-    if (prev === -1 || WORD[prev] === 0) {
-      const words = WORDS[b | LOWER];
-      for (let w = 0; w < words.length; w++) {
-        if (!wordAt(bytes, i, end, words[w])) continue;
-        if (words[w] !== WARN) return FAILURE_MARKER;
-        found = WARNING_MARKER;
+    const c = CLASS[b];
+    if ((c & (leads | C_NAME)) === 0) {
+      prev = c;
+      continue;
+    }
+    if ((prev & C_WORD) === 0) {
+      if ((c & C_LEAD) !== 0 && found !== FAILURE_MARKER) {
+        const words = WORDS[b | LOWER];
+        for (let w = 0; w < words.length; w++) {
+          if (!wordAt(bytes, i, end, words[w])) continue;
+          found = words[w] !== WARN ? FAILURE_MARKER : found | WARNING_MARKER;
+        }
       }
-    } else if ((b === 0x45 || b === 0x57) && isLetter(prev)) {
+      if (word === 0 && (c & C_FORM) !== 0 && formWordAt(bytes, i, end)) word = FORM_WORD;
+      if (found === FAILURE_MARKER && word !== 0) break;
+    } else if ((c & C_NAME) !== 0 && (prev & C_LETTER) !== 0 && found !== FAILURE_MARKER) {
       for (let n = 0; n < NAMES.length; n++) {
         if (!nameAt(bytes, i, end, NAMES[n])) continue;
-        if (NAMES[n] !== WARNING) return FAILURE_MARKER;
-        found = WARNING_MARKER;
+        found = NAMES[n] !== WARNING ? FAILURE_MARKER : found | WARNING_MARKER;
       }
+      if (found === FAILURE_MARKER && word !== 0) break;
     }
+    prev = c;
   }
-  return found;
+  return forms ? found | word : found;
 }
 
 /** True when `bytes[start, end)` holds a diagnostic marker word or name (see the module contract). */
@@ -222,33 +267,7 @@ export function isPassingLine(bytes: Uint8Array, start: number, end: number): bo
   return false;
 }
 
-/**
- * Bytes that can start a notice or summary form without a digit in the
- * window; a window with no digit and none of these bytes is never decoded.
- */
-const UNDIGITED = new Uint8Array(256);
-for (const c of ".<[(=ABCDEFKOPSTUabcdemnoprstuw") UNDIGITED[c.charCodeAt(0)] = 1;
-
 const decoder = new TextDecoder();
-
-/** Bytes from a line's start within which a digit makes {@link mayHoldForm} look closer. */
-const DIGIT_WINDOW = 32;
-
-/**
- * True when the window may hold a notice or summary form: its first
- * non-space byte can lead a form (or is not ASCII), or a digit or `<`
- * comes within its first {@link DIGIT_WINDOW} bytes.
- */
-function mayHoldForm(bytes: Uint8Array, start: number, end: number): boolean {
-  const at = skipSpace(bytes, start, end);
-  if (at < end && (UNDIGITED[bytes[at]] === 1 || bytes[at] >= 0x80)) return true;
-  const stop = Math.min(end, at + DIGIT_WINDOW);
-  for (let i = at; i < stop; i++) {
-    const b = bytes[i];
-    if ((b >= 0x30 && b <= 0x39) || b === 0x3c) return true;
-  }
-  return false;
-}
 
 /**
  * The marker flags of the line `bytes[start, end)`: {@link Evidence.Passing},
@@ -257,7 +276,10 @@ function mayHoldForm(bytes: Uint8Array, start: number, end: number): boolean {
  */
 export function markerFlags(bytes: Uint8Array, start: number, end: number): number {
   if (isPassingLine(bytes, start, end)) return Evidence.Passing;
-  const marker = diagnosticMarker(bytes, start, end);
+  return markerEvidence(diagnosticMarker(bytes, start, end));
+}
+
+function markerEvidence(marker: number): number {
   if (marker === FAILURE_MARKER) return Evidence.Diagnostic | Evidence.Failure;
   return marker === WARNING_MARKER ? Evidence.Diagnostic : Evidence.None;
 }
@@ -265,13 +287,38 @@ export function markerFlags(bytes: Uint8Array, start: number, end: number): numb
 /**
  * The form flags of the line `bytes[start, end)`: {@link Evidence.HostNotice},
  * {@link Evidence.Outcome} and {@link Evidence.Summary}, matched on its first
- * {@link NOTICE_WINDOW_BYTES} bytes, decoded only when a cheap byte test
- * says a form may be present.
+ * {@link NOTICE_WINDOW_BYTES} bytes, decoded only when the byte screen
+ * (`_form_screen.ts`) says a form may be present; equal to
+ * {@link formFlagsOfText} of the decoded window.
  */
 export function formFlags(bytes: Uint8Array, start: number, end: number): number {
+  return forms(bytes, start, end, -1);
+}
+
+/** {@link formFlags}; `words` is 1 or 0 when a scan of the line already told whether a form word starts in it, else -1. */
+function forms(bytes: Uint8Array, start: number, end: number, words: number): number {
   const stop = Math.min(end, start + NOTICE_WINDOW_BYTES);
-  if (stop <= start || !mayHoldForm(bytes, start, stop)) return Evidence.None;
-  const text = decoder.decode(bytes.subarray(start, stop));
+  if (!mayHoldForm(bytes, start, skipSpace(bytes, start, stop), stop, words)) return Evidence.None;
+  return formFlagsOfText(decoder.decode(bytes.subarray(start, stop)));
+}
+
+/**
+ * The {@link Evidence} flags of the line `bytes[start, end)` (its content,
+ * without the line ending): {@link markerFlags} | {@link formFlags}, in one
+ * scan of the line's bytes (and a decode only for a possible form).
+ */
+export function classifyLine(bytes: Uint8Array, start: number, end: number): number {
+  if (isPassingLine(bytes, start, end)) return Evidence.Passing | formFlags(bytes, start, end);
+  const found = scan(bytes, start, end, true);
+  return markerEvidence(found & MARKER_BITS) |
+    forms(bytes, start, end, (found & FORM_WORD) !== 0 ? 1 : 0);
+}
+
+/**
+ * The form flags of the decoded window `text` by the notice, outcome and
+ * summary expressions alone (no screen): what {@link formFlags} answers.
+ */
+export function formFlagsOfText(text: string): number {
   let flags = 0;
   if (HOST_NOTICE.test(text)) flags |= Evidence.HostNotice;
   if (OUTCOME.test(text)) flags |= Evidence.Outcome;
@@ -280,11 +327,15 @@ export function formFlags(bytes: Uint8Array, start: number, end: number): number
 }
 
 /**
- * The {@link Evidence} flags of the line `bytes[start, end)` (its content,
- * without the line ending): {@link markerFlags} | {@link formFlags}.
+ * {@link classifyLine} of a line in which no word of {@link MARKER_WORDS}
+ * or `FOLDED_FORM_WORDS` occurs in any case, and none of
+ * `EXACT_FORM_WORDS` as written (the caller has searched for them): its
+ * passing mark and its anchored notice and summary forms, without a scan
+ * of its bytes.
  */
-export function classifyLine(bytes: Uint8Array, start: number, end: number): number {
-  return markerFlags(bytes, start, end) | formFlags(bytes, start, end);
+export function classifyUnmarkedLine(bytes: Uint8Array, start: number, end: number): number {
+  const passing = isPassingLine(bytes, start, end) ? Evidence.Passing : Evidence.None;
+  return passing | forms(bytes, start, end, 0);
 }
 
 const encoder = new TextEncoder();

@@ -4,7 +4,10 @@
  * streaming state machine that splits lines, removes ANSI sequences, asks
  * the kind's {@link Family} parser for each line's role and the shared
  * classifier (`evidence.ts`) for its evidence, keeps bounded records, and at
- * finish selects evidence in the ranked order of seed 001:
+ * finish selects evidence in the ranked order of seed 001. Each chunk is
+ * first searched once for marker, form and family words
+ * (`_word_candidates.ts`); a line of the chunk holding none is classified
+ * without a scan of its bytes. The order of evidence:
  *
  * 1. outcomes: host truncation notices, exit and timeout notices, and the
  *    runner's own summary lines (mandatory: if they cannot all fit the
@@ -18,11 +21,15 @@
  * 5. diverse examples: the first rows of each key, key by key;
  * 6. head and tail fill.
  *
- * Budgets: the failure policy is used when the child failed, when the
- * rule's success policy is its failure policy (the planner's rule for an
- * incomplete status), or when the text shows a failure (a line with an
- * error, fail, panic, traceback, exception or assertion marker that is not
- * a summary). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
+ * Budgets: the failure budget is used when the child failed, or when the
+ * text shows a failure (a line with an error, fail, panic, traceback,
+ * exception or assertion marker that is not a summary or a data row; test,
+ * build and install kinds also on exit 0). When the rule's success policy
+ * is its failure policy (the planner's rule for an incomplete status, e.g.
+ * `… | tail` without pipefail), a failure shown anywhere in the text, data
+ * kinds included, selects the failure budget; without one the success
+ * budget applies (the failure policy's limits stay: they are the rule's
+ * only ones). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
  * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every line
  * with a diagnostic marker that is not shown is counted in one line
  * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
@@ -39,9 +46,23 @@
  */
 import { LINE_END_CRLF, LINE_END_LF, type LineEnding, LineSplitter } from "../bytes/mod.ts";
 import type { OutputPolicy, ReductionRule } from "../rules/model.ts";
-import { FIXED_STATE_BYTES, selectPolicy, streamEnvelope } from "./budget.ts";
-import { Evidence, formFlags, MANDATORY, markerFlags } from "./evidence.ts";
-import { type Family, type KeySink, type LineParser, Role } from "./kinds/family.ts";
+import { FIXED_STATE_BYTES, streamEnvelope } from "./budget.ts";
+import {
+  classifyLine,
+  classifyUnmarkedLine,
+  Evidence,
+  isPassingLine,
+  MANDATORY,
+  markerFlags,
+} from "./evidence.ts";
+import { WordCandidates } from "./_word_candidates.ts";
+import {
+  type Family,
+  type KeySink,
+  type LineParser,
+  NO_FAMILY_WORDS,
+  Role,
+} from "./kinds/family.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
 import { hashBytes, RecordRing, RecordStore } from "./_records.ts";
 import {
@@ -63,6 +84,9 @@ import {
 import { LineContent } from "./_line_content.ts";
 import type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
 
+/** The marker flags of a {@link classifyLine} answer; the rest are its form flags. */
+const MARKS = Evidence.Passing | Evidence.Diagnostic | Evidence.Failure;
+
 /** Tags of records. */
 const TAG_LINE = 0;
 const TAG_CONTEXT = 1;
@@ -80,27 +104,53 @@ class KeyTable {
   /** Rows whose key did not fit the table. */
   otherRows = 0;
   private readonly _max: number;
-  private readonly _map = new Map<number, number>();
+  /** Open-addressed slot + 1 of each key by hash (0: empty), at most half full. */
+  private readonly _slots: Int32Array;
+  /** The slot of the last key counted (rows of one key tend to come together), or -1. */
+  private _last = -1;
 
   constructor(max: number) {
     this._max = max;
+    let size = 4;
+    while (size < 2 * max) size *= 2;
+    this._slots = new Int32Array(size);
   }
 
   /** Counts a row of key `key[0, length)`; returns its slot, or -1 when the table is full. */
-  count(key: Uint8Array, length: number, minus: boolean): number {
-    const hash = hashBytes(key, 0, length);
-    let slot = this._map.get(hash);
-    if (slot !== undefined && !sameKey(this.keys[slot], key, length)) {
-      slot = this._scan(key, length);
+  count(key: Uint8Array, start: number, length: number, minus: boolean): number {
+    const last = this._last;
+    if (last >= 0 && sameKey(this.keys[last], key, start, length)) {
+      if (minus) this.minus[last]++;
+      else this.counts[last]++;
+      return last;
     }
-    if (slot === undefined) {
+    const slot = this._find(key, start, length, minus);
+    if (slot >= 0) this._last = slot;
+    return slot;
+  }
+
+  /** {@link count} without the last-key shortcut: an open-addressed probe of {@link _slots}. */
+  private _find(key: Uint8Array, start: number, length: number, minus: boolean): number {
+    const mask = this._slots.length - 1;
+    let at = keyHash(key, start, length) & mask;
+    let slot = -1;
+    for (;;) {
+      const held = this._slots[at] - 1;
+      if (held < 0) break;
+      if (sameKey(this.keys[held], key, start, length)) {
+        slot = held;
+        break;
+      }
+      at = (at + 1) & mask;
+    }
+    if (slot < 0) {
       if (this.keys.length >= this._max) {
         this.otherRows++;
         return -1;
       }
       slot = this.keys.length;
-      if (!this._map.has(hash)) this._map.set(hash, slot);
-      this.keys.push(key.slice(0, length));
+      this._slots[at] = slot + 1;
+      this.keys.push(key.slice(start, start + length));
       this.counts.push(0);
       this.minus.push(0);
       this.sampleSlots.push([]);
@@ -110,21 +160,26 @@ class KeyTable {
     return slot;
   }
 
-  /** The slot of `key` found by comparing every key (after a hash collision). */
-  private _scan(key: Uint8Array, length: number): number | undefined {
-    for (let i = 0; i < this.keys.length; i++) if (sameKey(this.keys[i], key, length)) return i;
-    return undefined;
-  }
-
   retainedBytes(): number {
-    return this.keys.length * (KEY_BYTES + 64);
+    return this.keys.length * (KEY_BYTES + 64) + this._slots.byteLength;
   }
 }
 
-function sameKey(stored: Uint8Array, key: Uint8Array, length: number): boolean {
+/** True when `stored` equals `key[start, start + length)`; compared from the end, where keys differ most. */
+function sameKey(stored: Uint8Array, key: Uint8Array, start: number, length: number): boolean {
   if (stored.length !== length) return false;
-  for (let i = 0; i < length; i++) if (stored[i] !== key[i]) return false;
+  for (let i = length - 1; i >= 0; i--) if (stored[i] !== key[start + i]) return false;
   return true;
+}
+
+/** Bytes at a key's end that {@link keyHash} reads. */
+const HASHED_KEY_BYTES = 16;
+
+/** A hash of a key's length and last {@link HASHED_KEY_BYTES} bytes (FNV-1a). */
+function keyHash(key: Uint8Array, start: number, length: number): number {
+  const end = start + length;
+  return hashBytes(key, Math.max(start, end - HASHED_KEY_BYTES), end) ^
+    Math.imul(length, 0x9e3779b1);
 }
 
 /** One line chosen for output. */
@@ -146,6 +201,12 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private readonly _rawLimit: number;
   private readonly _lineBytes: number;
   private _raw: Uint8Array | null = new Uint8Array(0);
+  /** The chunk being pushed (lines of it may be kept deferred until the push ends). */
+  private _chunk: Uint8Array = EMPTY;
+  /** Where the chunk being pushed may hold marker or form words. */
+  private readonly _candidates: WordCandidates;
+  /** True when the chunk search covers the form words too (all but the rows-only families). */
+  private readonly _formsSearched: boolean;
   private _rawUsed = 0;
   private _inputBytes = 0;
   private _inputLines = 0;
@@ -170,10 +231,12 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _rows = 0;
   private _context = 0;
 
-  // KeySink
-  private readonly _key = new Uint8Array(KEY_BYTES);
+  // KeySink: the current row's keys, as ranges of the line or of the parser's state (read before the next line).
+  private _key: Uint8Array = EMPTY;
+  private _keyStart = 0;
   private _keyLength = -1;
-  private readonly _key2 = new Uint8Array(KEY_BYTES);
+  private _key2: Uint8Array = EMPTY;
+  private _key2Start = 0;
   private _key2Length = -1;
   minus = false;
 
@@ -182,6 +245,10 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._rule = rule;
     this._family = family;
     this._parser = family.create();
+    // Families of data rows alone ask for form words only on their few other lines: those
+    // lines are scanned whole, and the chunk search looks for marker words alone.
+    this._formsSearched = family.rowsOnly !== true;
+    this._candidates = new WordCandidates(family.words, this._formsSearched);
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;
     this._lineBytes = env.lineBytes;
@@ -202,16 +269,16 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
 
   /** {@link KeySink.key}. */
   key(bytes: Uint8Array, start: number, end: number): void {
-    const n = Math.min(end - start, KEY_BYTES);
-    this._key.set(bytes.subarray(start, start + n));
-    this._keyLength = n;
+    this._key = bytes;
+    this._keyStart = start;
+    this._keyLength = Math.min(end - start, KEY_BYTES);
   }
 
   /** {@link KeySink.key2}. */
   key2(bytes: Uint8Array, start: number, end: number): void {
-    const n = Math.min(end - start, KEY_BYTES);
-    this._key2.set(bytes.subarray(start, start + n));
-    this._key2Length = n;
+    this._key2 = bytes;
+    this._key2Start = start;
+    this._key2Length = Math.min(end - start, KEY_BYTES);
   }
 
   /** Feeds one chunk. */
@@ -221,9 +288,13 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._content.forget();
     const lines = this._lines;
     lines.feed(chunk);
+    this._chunk = chunk;
+    this._candidates.search(chunk);
     while (lines.next()) {
       this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
     }
+    this._tail.settle();
+    this._chunk = EMPTY;
   }
 
   /** Renders under the policy `status` selects (see the module contract). */
@@ -240,6 +311,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   retainedBytes(): number {
     return (this._raw?.byteLength ?? 0) + this._lines.retainedBytes() +
       this._content.retainedBytes() + this._parser.retainedBytes() +
+      this._candidates.retainedBytes() +
       this._mandatory.retainedBytes() + this._failures.retainedBytes() +
       this._warnings.retainedBytes() + this._summaryHead.retainedBytes() +
       this._summaryTail.retainedBytes() + this._structure.retainedBytes() +
@@ -279,20 +351,24 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     const b = content.bytes;
     const start = content.start;
     const end = content.end;
-    const marks = markerFlags(b, start, end);
     this._keyLength = -1;
     this._key2Length = -1;
     this.minus = false;
-    const role = this._parser.line(b, start, end, marks, this);
-    if (
-      role === Role.Noise && !this._family.textShowsFailure &&
-      (marks & Evidence.Diagnostic) !== 0 && formFlags(b, start, end) === 0
-    ) {
-      this._diagnosticLines++;
-      return;
-    }
+    const passing = isPassingLine(b, start, end) ? Evidence.Passing : Evidence.None;
+    // A line of the chunk with no candidate word has no marker and no family word (and, when
+    // searched for, no unanchored form word).
+    const words = b !== this._chunk || this._candidates.hasCandidate(start, end);
+    const role = this._parser.line(
+      b,
+      start,
+      end,
+      words ? passing : passing | NO_FAMILY_WORDS,
+      this,
+    );
     if (role === Role.Row) {
-      if ((marks & Evidence.Diagnostic) !== 0) this._diagnosticLines++;
+      if (words && (markerFlags(b, start, end) & Evidence.Diagnostic) !== 0) {
+        this._diagnosticLines++;
+      }
       this._row(b, start, end, ending, dropped, index);
       if (
         this._family.headRows &&
@@ -303,7 +379,18 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._fill(b, start, end, ending, dropped, index);
       return;
     }
-    const forms = formFlags(b, start, end);
+    const flags = words || !this._formsSearched
+      ? classifyLine(b, start, end)
+      : classifyUnmarkedLine(b, start, end);
+    const marks = flags & MARKS;
+    const forms = flags & ~MARKS;
+    if (
+      role === Role.Noise && !this._family.textShowsFailure &&
+      (marks & Evidence.Diagnostic) !== 0 && forms === 0
+    ) {
+      this._diagnosticLines++;
+      return;
+    }
     if ((forms & MANDATORY) !== 0) {
       if (!this._mandatory.add(b, start, end, ending, dropped, index, TAG_LINE)) {
         this._mandatoryLost++;
@@ -351,7 +438,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   ): void {
     this._rows++;
     if (this._keyLength >= 0) {
-      const slot = this._keys.count(this._key, this._keyLength, this.minus);
+      const slot = this._keys.count(this._key, this._keyStart, this._keyLength, this.minus);
       if (slot >= 0) {
         const samples = this._keys.sampleSlots[slot];
         if (samples.length < this._family.samplesPerKey && !this._family.headRows) {
@@ -360,7 +447,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
         }
       }
     }
-    if (this._key2Length >= 0) this._keys2.count(this._key2, this._key2Length, false);
+    if (this._key2Length >= 0) {
+      this._keys2.count(this._key2, this._key2Start, this._key2Length, false);
+    }
   }
 
   private _fill(
@@ -372,14 +461,17 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     index: number,
   ): void {
     if (!this._head.add(b, start, end, ending, dropped, index, TAG_LINE)) {
-      this._tail.add(b, start, end, ending, dropped, index);
+      this._tail.add(b, start, end, ending, dropped, index, b === this._chunk);
     }
   }
 
   private _render(status: ChildStatus, recovery: Recovery): ReducedStream {
     const rule = this._rule;
-    const selected = selectPolicy(rule, status);
-    const failed = selected === rule.failure || rule.success === rule.failure || this._failureText;
+    // An incomplete status (the planner's success policy is its failure policy) gets the
+    // failure budget only when the text shows a failure: else a hidden failure cannot be there.
+    const incomplete = rule.success === rule.failure;
+    const exitFailed = status.code !== 0 || status.signal !== undefined;
+    const failed = exitFailed || this._failureText || (incomplete && this._failures.size > 0);
     const policy: OutputPolicy = failed ? rule.failure : rule.success;
     const eol = this._firstEnding === LINE_END_CRLF ? "\r\n" : "\n";
     const eolBytes = eol.length;

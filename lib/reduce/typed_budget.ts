@@ -8,6 +8,7 @@
 import { PARSER_STATE_BYTES } from "./kinds/family.ts";
 import { RECORD_META_BYTES } from "./_records.ts";
 import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
+import { MAX_CANDIDATES } from "./_word_candidates.ts";
 
 /** The success budget of a typed result (seed 001: 512 bytes, measured against 384 and 704). */
 export const SUCCESS_BUDGET_BYTES = 512;
@@ -39,14 +40,15 @@ export function typedStateBytes(
 ): number {
   const recordBytes = (records: number) => records * RECORD_META_BYTES;
   return env.rawBytes + env.lineBytes + env.lineBytes + WINDOW_TABLE_BYTES +
-    PARSER_STATE_BYTES +
+    PARSER_STATE_BYTES + 4 * MAX_CANDIDATES +
     env.outputBytes + recordBytes(MANDATORY_RECORDS) + // mandatory
     env.outputBytes + recordBytes(DIAGNOSTIC_RECORDS) + // failures
     env.outputBytes + recordBytes(DIAGNOSTIC_RECORDS) + // warnings
     SUMMARY_HEAD * (env.lineBytes + RECORD_META_BYTES) +
     SUMMARY_TAIL * (env.lineBytes + RECORD_META_BYTES) +
     STRUCTURE_RECORDS * (ROW_BYTES + RECORD_META_BYTES) +
-    MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) + (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64) +
+    MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) +
+    (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 16) + // keys and their hash slots
     HEAD_LINES * (ROW_BYTES + RECORD_META_BYTES) + TAIL_LINES * (ROW_BYTES + RECORD_META_BYTES) +
     2 * env.outputBytes; // rendering
 }

@@ -10,9 +10,17 @@
  *
  * @module
  */
-import { type Family, type KeySink, Role, skipBlanks, startsWith, stateless } from "./family.ts";
+import {
+  type Family,
+  type KeySink,
+  PrefixSet,
+  Role,
+  skipBlanks,
+  startsWith,
+  stateless,
+} from "./family.ts";
 
-const NOISE_PREFIXES = [
+const NOISE_PREFIXES = new PrefixSet([
   "Compiling ",
   "Checking ",
   "Downloading ",
@@ -36,7 +44,7 @@ const NOISE_PREFIXES = [
   "Determining projects",
   "Restored ",
   "-- ",
-];
+]);
 
 function line(
   bytes: Uint8Array,
@@ -47,7 +55,7 @@ function line(
 ): number {
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
-  for (const prefix of NOISE_PREFIXES) if (startsWith(bytes, at, end, prefix)) return Role.Noise;
+  if (NOISE_PREFIXES.matchAt(bytes, at, end)) return Role.Noise;
   if (bytes[at] === 0x5b) {
     // `[12/480] …` (ninja) and `[ 40%] …` (cmake's make).
     let i = at + 1;
@@ -58,16 +66,23 @@ function line(
     ) i++;
     if (i > at + 1 && bytes[i] === 0x5d) return Role.Noise;
   }
-  if (/^g?make(?:\[\d+\])?: (?:Entering|Leaving) directory/.test(text(bytes, at, end))) {
-    return Role.Noise;
-  }
-  return Role.Other;
+  return makeDirectory(bytes, at, end) ? Role.Noise : Role.Other;
 }
 
-function text(bytes: Uint8Array, start: number, end: number): string {
-  let out = "";
-  for (let i = start; i < Math.min(end, start + 48); i++) out += String.fromCharCode(bytes[i]);
-  return out;
+/** make's `make[2]: Entering directory '…'` and `Leaving directory` lines (also gmake). */
+function makeDirectory(bytes: Uint8Array, at: number, end: number): boolean {
+  let i = bytes[at] === 0x67 ? at + 1 : at; // g
+  if (!startsWith(bytes, i, end, "make")) return false;
+  i += 4;
+  if (bytes[i] === 0x5b) {
+    const from = i + 1;
+    i = from;
+    while (i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39) i++;
+    if (i === from || bytes[i] !== 0x5d) return false;
+    i++;
+  }
+  return startsWith(bytes, i, end, ": Entering directory") ||
+    startsWith(bytes, i, end, ": Leaving directory");
 }
 
 /** The build family. */

@@ -10,6 +10,25 @@
  */
 import { type Family, type KeySink, type LineParser, Role, startsWith } from "./family.ts";
 
+/** Header line prefixes, by lead byte. */
+const HEADERS: string[][] = [];
+for (
+  const head of [
+    "--- ",
+    "@@",
+    "index ",
+    "commit ",
+    "Binary files ",
+    "new file mode",
+    "deleted file mode",
+    "rename ",
+    "similarity index",
+    "old mode",
+    "new mode",
+    "Only in ",
+  ]
+) (HEADERS[head.charCodeAt(0)] ??= []).push(head);
+
 class DiffParser implements LineParser {
   private readonly _file = new Uint8Array(256);
   private _fileLength = 0;
@@ -17,7 +36,7 @@ class DiffParser implements LineParser {
   line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
     if (start === end) return Role.Noise;
     const b = bytes[start];
-    if (startsWith(bytes, start, end, "diff ")) {
+    if (b === 0x64 && startsWith(bytes, start, end, "diff ")) {
       // `diff --git a/x b/x`: the file is after the last " b/".
       let at = start + 5;
       for (let i = end - 3; i > start; i--) {
@@ -29,7 +48,7 @@ class DiffParser implements LineParser {
       this._setFile(bytes, at, end);
       return Role.Structure;
     }
-    if (startsWith(bytes, start, end, "+++ ")) {
+    if (b === 0x2b && startsWith(bytes, start, end, "+++ ")) {
       let at = start + 4;
       if (startsWith(bytes, at, end, "b/")) at += 2;
       let stop = at;
@@ -37,18 +56,9 @@ class DiffParser implements LineParser {
       if (!startsWith(bytes, at, end, "/dev/null")) this._setFile(bytes, at, stop);
       return Role.Structure;
     }
-    if (
-      startsWith(bytes, start, end, "--- ") || startsWith(bytes, start, end, "@@") ||
-      startsWith(bytes, start, end, "index ") || startsWith(bytes, start, end, "commit ") ||
-      startsWith(bytes, start, end, "Binary files ") ||
-      startsWith(bytes, start, end, "new file mode") ||
-      startsWith(bytes, start, end, "deleted file mode") ||
-      startsWith(bytes, start, end, "rename ") ||
-      startsWith(bytes, start, end, "similarity index") ||
-      startsWith(bytes, start, end, "old mode") ||
-      startsWith(bytes, start, end, "new mode") || startsWith(bytes, start, end, "Only in ")
-    ) {
-      return Role.Structure;
+    const heads = HEADERS[b];
+    if (heads !== undefined) {
+      for (const head of heads) if (startsWith(bytes, start, end, head)) return Role.Structure;
     }
     if ((b === 0x2b || b === 0x2d) && this._fileLength > 0) {
       sink.key(this._file, 0, this._fileLength);

@@ -38,14 +38,19 @@ export interface KeySink {
 /** A per-stream parser: bounded state, one call per line in order. */
 export interface LineParser {
   /**
-   * The {@link Role} of the content line `bytes[start, end)` whose marker
-   * flags (`markerFlags` of `evidence.ts`) are `flags`; a `Row` sets its key
-   * through `sink` before returning.
+   * The {@link Role} of the content line `bytes[start, end)`; `flags` has
+   * `Evidence.Passing` (`evidence.ts`) for a passing-test line and
+   * {@link NO_FAMILY_WORDS} when none of the family's {@link Family.words}
+   * occurs in the line. A `Row` sets its key through `sink` before
+   * returning.
    */
   line(bytes: Uint8Array, start: number, end: number, flags: number, sink: KeySink): number;
   /** Bytes of state retained now (at most {@link PARSER_STATE_BYTES}). */
   retainedBytes(): number;
 }
+
+/** Parser flag: none of the family's {@link Family.words} occurs in the line (any case). */
+export const NO_FAMILY_WORDS = 64;
 
 /** The most state a {@link LineParser} keeps (a current file or directory name, a few flags). */
 export const PARSER_STATE_BYTES = 512;
@@ -68,6 +73,18 @@ export interface Family {
   readonly textShowsFailure: boolean;
   /** True when rows are best shown from the start (log: newest commits) rather than by key. */
   readonly headRows: boolean;
+  /**
+   * ASCII words the parser searches lines for in any case (install: its
+   * keep words): the engine's chunk search looks for them too and tells the
+   * parser, by {@link NO_FAMILY_WORDS}, of a line that holds none.
+   */
+  readonly words?: readonly string[];
+  /**
+   * True when nearly every line of the family's output is a data row (list,
+   * status, search, log): the chunk search then skips the form words, which
+   * only other lines need, and those lines are scanned whole.
+   */
+  readonly rowsOnly?: boolean;
   /** A fresh parser for one stream. */
   create(): LineParser;
 }
@@ -77,6 +94,87 @@ export function startsWith(bytes: Uint8Array, at: number, end: number, text: str
   if (end - at < text.length) return false;
   for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
   return true;
+}
+
+/**
+ * A fixed set of line prefixes (any text, matched as UTF-8 bytes), looked
+ * up by their first byte so a line is compared only with the prefixes that
+ * share its lead byte.
+ */
+export class PrefixSet {
+  private readonly _byLead: Uint8Array[][] = [];
+
+  /** The set of `prefixes` (each non-empty). */
+  constructor(prefixes: readonly string[]) {
+    const encoder = new TextEncoder();
+    for (const p of prefixes) {
+      const bytes = encoder.encode(p);
+      (this._byLead[bytes[0]] ??= []).push(bytes);
+    }
+  }
+
+  /** True when `bytes[at, end)` starts with one of the prefixes. */
+  matchAt(bytes: Uint8Array, at: number, end: number): boolean {
+    if (at >= end) return false;
+    const list = this._byLead[bytes[at]];
+    if (list === undefined) return false;
+    for (let p = 0; p < list.length; p++) {
+      const prefix = list[p];
+      if (end - at < prefix.length) continue;
+      let k = 1;
+      while (k < prefix.length && bytes[at + k] === prefix[k]) k++;
+      if (k === prefix.length) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * A fixed set of ASCII words found anywhere in a line in any ASCII case, in
+ * one pass. Non-ASCII bytes never equal an ASCII letter, so a search agrees
+ * with a case-insensitive regular expression of the alternatives over the
+ * decoded text.
+ */
+export class FoldedWords {
+  private readonly _byLead: Uint8Array[][] = [];
+  /** 1 for a byte that starts some word (either case). */
+  private readonly _lead = new Uint8Array(256);
+
+  /** The set of `words` (ASCII, each non-empty). */
+  constructor(words: readonly string[]) {
+    for (const w of words) {
+      const lower = new TextEncoder().encode(w.toLowerCase());
+      const lead = lower[0];
+      (this._byLead[lead] ??= []).push(lower);
+      this._lead[lead] = 1;
+      if (lead >= 0x61 && lead <= 0x7a) {
+        (this._byLead[lead - 0x20] ??= []).push(lower);
+        this._lead[lead - 0x20] = 1;
+      }
+    }
+  }
+
+  /** True when one of the words occurs in `bytes[start, end)`. */
+  foundIn(bytes: Uint8Array, start: number, end: number): boolean {
+    const lead = this._lead;
+    for (let i = start; i < end; i++) {
+      if (lead[bytes[i]] === 0) continue;
+      const list = this._byLead[bytes[i]];
+      for (let w = 0; w < list.length; w++) {
+        const word = list[w];
+        if (end - i < word.length) continue;
+        let k = 1;
+        while (k < word.length && foldedEqual(bytes[i + k], word[k])) k++;
+        if (k === word.length) return true;
+      }
+    }
+    return false;
+  }
+}
+
+/** True when byte `b` equals `lower`, or is its upper case when `lower` is an ASCII letter. */
+function foldedEqual(b: number, lower: number): boolean {
+  return b === lower || (lower >= 0x61 && lower <= 0x7a && b === lower - 0x20);
 }
 
 /** Offset of the first byte that is not a space or tab. */

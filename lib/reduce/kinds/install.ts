@@ -1,7 +1,7 @@
 /**
  * The `install` kind (npm/pnpm/yarn/bun install and ci, pip, uv, apt-get,
  * cargo fetch, go mod download): progress and download noise (`npm http
- * fetch`, progress bars, yarn's `[1/4] Resolving…`, `info …`, pip's
+ * fetch`, progress bars, yarn's `[1/4] Resolving…`, `info …`, `verbose …`, pip's
  * `Collecting`/`Downloading`/`Using cached`/`Requirement already
  * satisfied`, apt's `Get:`/`Hit:`/`Unpacking`/`Setting up`, `go:
  * downloading`) is dropped; warnings, errors, conflicts and deprecations
@@ -10,9 +10,18 @@
  *
  * @module
  */
-import { type Family, type KeySink, Role, skipBlanks, startsWith, stateless } from "./family.ts";
+import {
+  type Family,
+  FoldedWords,
+  type KeySink,
+  NO_FAMILY_WORDS,
+  PrefixSet,
+  Role,
+  skipBlanks,
+  stateless,
+} from "./family.ts";
 
-const NOISE_PREFIXES = [
+const NOISE_PREFIXES = new PrefixSet([
   "npm http ",
   "npm sill ",
   "npm verb ",
@@ -20,6 +29,7 @@ const NOISE_PREFIXES = [
   "npm info ",
   "Progress: ",
   "info ",
+  "verbose ",
   "Collecting ",
   "Downloading ",
   "Downloaded ",
@@ -61,28 +71,56 @@ const NOISE_PREFIXES = [
   "━",
   "⸨",
   "#",
-];
+]);
 
-const KEEP = /deprecat|conflict|ERESOLVE|peer dep|vulnerab|unmet|not found|denied|ERR/i;
+/** Words that keep a line without a marker word (in any case). */
+const KEEP_WORDS = [
+  "deprecat",
+  "conflict",
+  "ERESOLVE",
+  "peer dep",
+  "vulnerab",
+  "unmet",
+  "not found",
+  "denied",
+  "ERR",
+];
+const KEEP = new FoldedWords(KEEP_WORDS);
+
+/** Bytes from the first non-blank byte searched for {@link KEEP}. */
+const KEEP_WINDOW = 200;
 
 function line(
   bytes: Uint8Array,
   start: number,
   end: number,
-  _flags: number,
+  flags: number,
   _sink: KeySink,
 ): number {
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
-  const window = text(bytes, at, end);
-  if (KEEP.test(window)) return Role.Important;
-  for (const prefix of NOISE_PREFIXES) if (startsWith(bytes, at, end, prefix)) return Role.Noise;
-  if (/^\[\d+\/\d+\] /.test(window)) return Role.Noise; // yarn steps
+  if (
+    (flags & NO_FAMILY_WORDS) === 0 && KEEP.foundIn(bytes, at, Math.min(end, at + KEEP_WINDOW))
+  ) {
+    return Role.Important;
+  }
+  if (NOISE_PREFIXES.matchAt(bytes, at, end) || yarnStep(bytes, at, end)) return Role.Noise;
   return Role.Other;
 }
 
-function text(bytes: Uint8Array, start: number, end: number): string {
-  return new TextDecoder().decode(bytes.subarray(start, Math.min(end, start + 200)));
+/** yarn's `[1/4] Resolving…` step lines: `[`, digits, `/`, digits, `] `. */
+function yarnStep(bytes: Uint8Array, at: number, end: number): boolean {
+  if (bytes[at] !== 0x5b) return false;
+  let i = digits(bytes, at + 1, end);
+  if (i === at + 1 || bytes[i] !== 0x2f) return false;
+  const from = i + 1;
+  i = digits(bytes, from, end);
+  return i > from && i + 1 < end && bytes[i] === 0x5d && bytes[i + 1] === 0x20;
+}
+
+function digits(bytes: Uint8Array, at: number, end: number): number {
+  while (at < end && bytes[at] >= 0x30 && bytes[at] <= 0x39) at++;
+  return at;
 }
 
 /** The install family. */
@@ -93,5 +131,6 @@ export const INSTALL: Family = {
   samplesPerKey: 0,
   textShowsFailure: true,
   headRows: false,
+  words: KEEP_WORDS,
   create: stateless(line),
 };

@@ -12,6 +12,18 @@ import { type Family, type KeySink, type LineParser, Role, startsWith } from "./
 
 const SLASH = 0x2f;
 
+/** Byte classes of the name scan: a byte the name starts after, `/`, `.`, `-` (else 0). */
+const C_BREAK = 1;
+const C_SLASH = 2;
+const C_DOT = 3;
+const NAME_CLASS = new Uint8Array(256);
+for (let b = 0x80; b < 256; b++) NAME_CLASS[b] = C_BREAK;
+NAME_CLASS[0x20] = C_BREAK;
+NAME_CLASS[0x09] = C_BREAK;
+NAME_CLASS[SLASH] = C_SLASH;
+NAME_CLASS[0x2e] = C_DOT;
+NAME_CLASS[0x2d] = 4;
+
 class ListParser implements LineParser {
   private readonly _dir = new Uint8Array(256);
   private _dirLength = 0;
@@ -24,29 +36,43 @@ class ListParser implements LineParser {
       this._dir.set(bytes.subarray(start, end - 1));
       return Role.Structure;
     }
-    if (/^\d+ director(?:y|ies)(?:, \d+ files?)?$/.test(ascii(bytes, start, end))) {
-      return Role.Structure;
-    }
+    if (treeReport(bytes, start, end)) return Role.Structure;
     // The name: after the last space for ls -l / unzip -l rows, after tree's drawing.
+    // One pass finds it with the last slash (not final) and the last dot after it.
     let name = start;
+    let slash = -1;
+    let dot = -1;
+    let link = false;
     for (let i = start; i < end; i++) {
-      const b = bytes[i];
-      if (b === 0x20 || b === 0x09 || b >= 0x80) name = i + 1;
-      if (b === 0x2d && bytes[i + 1] === 0x3e && bytes[i - 1] === 0x20) break; // symlink " -> "
+      const c = NAME_CLASS[bytes[i]];
+      if (c === 0) continue;
+      if (c === C_BREAK) {
+        name = i + 1;
+        slash = -1;
+        dot = -1;
+      } else if (c === C_SLASH) {
+        if (i < end - 1) slash = i;
+      } else if (c === C_DOT) dot = i;
+      else if (i + 1 < end && bytes[i + 1] === 0x3e && i > start && bytes[i - 1] === 0x20) {
+        link = true; // symlink " -> ": the name is before it, its slashes and dots are anywhere after
+        break;
+      }
     }
     if (
       !startsWith(bytes, start, end, "d") && bytes[start] !== 0x2d && bytes[start] !== 0x6c &&
-      name !== start && !/^\s|[│├└]/.test(ascii(bytes, start, Math.min(end, start + 4)))
+      name !== start && !drawnOrIndented(bytes, start, Math.min(end, start + 4))
     ) {
       name = start; // a plain name with spaces
+      link = true;
     }
-    let slash = -1;
-    for (let i = name; i < end; i++) if (bytes[i] === SLASH && i < end - 1) slash = i;
+    if (link) {
+      slash = lastByte(bytes, SLASH, name, end - 1);
+      dot = lastByte(bytes, 0x2e, name, end);
+    }
     if (slash > name) sink.key(bytes, name, slash);
     else if (this._dirLength > 0) sink.key(this._dir, 0, this._dirLength);
     else sink.key(DOT, 0, 1);
-    let dot = -1;
-    for (let i = Math.max(slash + 1, name) + 1; i < end; i++) if (bytes[i] === 0x2e) dot = i;
+    if (dot < Math.max(slash + 1, name) + 1) dot = -1;
     if (dot > 0 && end - dot <= 8) sink.key2(bytes, dot, end);
     else sink.key2(NONE, 0, NONE.length);
     return Role.Row;
@@ -60,8 +86,61 @@ class ListParser implements LineParser {
 const DOT = new TextEncoder().encode(".");
 const NONE = new TextEncoder().encode("(none)");
 
-function ascii(bytes: Uint8Array, start: number, end: number): string {
-  return new TextDecoder().decode(bytes.subarray(start, Math.min(end, start + 256)));
+/** Offset of the last `byte` in `bytes[start, end)`, or -1. */
+function lastByte(bytes: Uint8Array, byte: number, start: number, end: number): number {
+  for (let i = end - 1; i >= start; i--) if (bytes[i] === byte) return i;
+  return -1;
+}
+
+/** tree's closing report: `3 directories, 12 files`, `1 directory`. */
+function treeReport(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = digits(bytes, start, end);
+  if (i === start || !startsWith(bytes, i, end, " director")) return false;
+  i += 9;
+  if (startsWith(bytes, i, end, "y")) i += 1;
+  else if (startsWith(bytes, i, end, "ies")) i += 3;
+  else return false;
+  if (i === end) return true;
+  if (!startsWith(bytes, i, end, ", ")) return false;
+  const from = i + 2;
+  i = digits(bytes, from, end);
+  if (i === from || !startsWith(bytes, i, end, " file")) return false;
+  i += 5;
+  if (i < end && bytes[i] === 0x73) i++;
+  return i === end;
+}
+
+function digits(bytes: Uint8Array, at: number, end: number): number {
+  while (at < end && bytes[at] >= 0x30 && bytes[at] <= 0x39) at++;
+  return at;
+}
+
+/**
+ * True when `bytes[start, end)` (a line's first bytes) starts with white
+ * space (ASCII, U+00A0 or the U+1680–U+3000 spaces) or holds tree's
+ * drawing (`│ ├ └`).
+ */
+function drawnOrIndented(bytes: Uint8Array, start: number, end: number): boolean {
+  const b = bytes[start];
+  if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) return true;
+  const b1 = bytes[start + 1];
+  const b2 = bytes[start + 2];
+  if (start + 1 < end && b === 0xc2 && b1 === 0xa0) return true;
+  if (start + 2 < end) {
+    if (b === 0xe1 && b1 === 0x9a && b2 === 0x80) return true;
+    if (b === 0xe3 && b1 === 0x80 && b2 === 0x80) return true;
+    if (b === 0xe2 && b1 === 0x81 && b2 === 0x9f) return true;
+    if (b === 0xe2 && b1 === 0x80 && (b2 <= 0x8a || b2 === 0xa8 || b2 === 0xa9 || b2 === 0xaf)) {
+      return true;
+    }
+  }
+  for (let i = start; i + 2 < end; i++) {
+    if (bytes[i] === 0xe2 && bytes[i + 1] === 0x94) {
+      const c = bytes[i + 2];
+      if (c === 0x82 || c === 0x9c || c === 0x94) return true;
+    }
+  }
+  return false;
 }
 
 /** The list family. */
@@ -72,5 +151,6 @@ export const LIST: Family = {
   samplesPerKey: 1,
   textShowsFailure: false,
   headRows: false,
+  rowsOnly: true,
   create: () => new ListParser(),
 };

@@ -44,5 +44,6 @@ export const LOG: Family = {
   samplesPerKey: 0,
   textShowsFailure: false,
   headRows: true,
+  rowsOnly: true,
   create: () => new LogParser(),
 };

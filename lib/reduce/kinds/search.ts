@@ -62,5 +62,6 @@ export const SEARCH: Family = {
   samplesPerKey: 2,
   textShowsFailure: false,
   headRows: false,
+  rowsOnly: true,
   create: () => new SearchParser(),
 };

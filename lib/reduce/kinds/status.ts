@@ -18,6 +18,10 @@ import {
 
 const UNTRACKED = new TextEncoder().encode("untracked");
 
+/** The bytes of a short-form `XY` code: ` MADRCU?!`. */
+const CODE = new Uint8Array(256);
+for (const c of " MADRCU?!") CODE[c.charCodeAt(0)] = 1;
+
 class StatusParser implements LineParser {
   private _untracked = false;
 
@@ -31,8 +35,8 @@ class StatusParser implements LineParser {
     if (at === start) {
       // Long form headers, or a short-form entry `XY path`.
       if (
-        end - start > 3 && bytes[start + 2] === 0x20 &&
-        /^[ MADRCU?!]{2}$/.test(String.fromCharCode(bytes[start], bytes[start + 1]))
+        end - start > 3 && bytes[start + 2] === 0x20 && CODE[bytes[start]] === 1 &&
+        CODE[bytes[start + 1]] === 1
       ) {
         sink.key(bytes, start, start + 2);
         return Role.Row;
@@ -53,10 +57,8 @@ class StatusParser implements LineParser {
     }
     if (this._untracked) sink.key(UNTRACKED, 0, UNTRACKED.length);
     else if (
-      bytes[start] === 0x20 &&
-      /^ [MADRCU?!] /.test(
-        String.fromCharCode(bytes[start], bytes[start + 1], bytes[start + 2] ?? 0),
-      )
+      bytes[start] === 0x20 && start + 2 < end && bytes[start + 1] !== 0x20 &&
+      CODE[bytes[start + 1]] === 1 && bytes[start + 2] === 0x20
     ) {
       sink.key(bytes, start, start + 2);
     }
@@ -76,5 +78,6 @@ export const STATUS: Family = {
   samplesPerKey: 2,
   textShowsFailure: false,
   headRows: false,
+  rowsOnly: true,
   create: () => new StatusParser(),
 };

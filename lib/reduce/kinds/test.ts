@@ -12,9 +12,17 @@
  * @module
  */
 import { Evidence } from "../evidence.ts";
-import { type Family, type KeySink, Role, skipBlanks, startsWith, stateless } from "./family.ts";
+import {
+  type Family,
+  type KeySink,
+  PrefixSet,
+  Role,
+  skipBlanks,
+  startsWith,
+  stateless,
+} from "./family.ts";
 
-const NOISE_PREFIXES = [
+const NOISE_PREFIXES = new PrefixSet([
   "=== RUN",
   "=== PAUSE",
   "=== CONT",
@@ -31,9 +39,9 @@ const NOISE_PREFIXES = [
   "RUN ",
   "[INFO] Running ",
   "Starting test",
-];
+]);
 
-const FAILURE_MARKS = ["✕ ", "× ", "✗ ", "✘ ", "not ok ", "● "];
+const FAILURE_MARKS = new PrefixSet(["✕ ", "× ", "✗ ", "✘ ", "not ok ", "● "]);
 
 function line(
   bytes: Uint8Array,
@@ -45,9 +53,9 @@ function line(
   if ((flags & Evidence.Passing) !== 0) return Role.Noise;
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
-  for (const mark of FAILURE_MARKS) if (startsWith(bytes, at, end, mark)) return Role.Failure;
+  if (FAILURE_MARKS.matchAt(bytes, at, end)) return Role.Failure;
   if (at > start && mocha(bytes, at, end)) return Role.Failure;
-  for (const prefix of NOISE_PREFIXES) if (startsWith(bytes, at, end, prefix)) return Role.Noise;
+  if (NOISE_PREFIXES.matchAt(bytes, at, end)) return Role.Noise;
   if (
     endsWith(bytes, start, end, " ... ok") || endsWith(bytes, start, end, " PASSED") ||
     endsWith(bytes, start, end, " passed") || endsWith(bytes, start, end, " ... ignored")
