@@ -64,7 +64,7 @@ import {
   Role,
 } from "./kinds/family.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
-import { hashBytes, RecordRing, RecordStore } from "./_records.ts";
+import { RecordRing, RecordStore } from "./_records.ts";
 import {
   CONTEXT_LINES,
   DIAGNOSTIC_RECORDS,
@@ -104,7 +104,7 @@ class KeyTable {
   /** Rows whose key did not fit the table. */
   otherRows = 0;
   private readonly _max: number;
-  /** Open-addressed slot + 1 of each key by hash (0: empty), at most half full. */
+  /** Open-addressed slot + 1 of each key by hash (0: empty), at most a quarter full. */
   private readonly _slots: Int32Array;
   /** The slot of the last key counted (rows of one key tend to come together), or -1. */
   private _last = -1;
@@ -112,7 +112,7 @@ class KeyTable {
   constructor(max: number) {
     this._max = max;
     let size = 4;
-    while (size < 2 * max) size *= 2;
+    while (size < 4 * max) size *= 2;
     this._slots = new Int32Array(size);
   }
 
@@ -173,13 +173,25 @@ function sameKey(stored: Uint8Array, key: Uint8Array, start: number, length: num
 }
 
 /** Bytes at a key's end that {@link keyHash} reads. */
-const HASHED_KEY_BYTES = 16;
+const HASHED_KEY_BYTES = 8;
 
-/** A hash of a key's length and last {@link HASHED_KEY_BYTES} bytes (FNV-1a). */
+/**
+ * A hash of a key's length and last {@link HASHED_KEY_BYTES} bytes, read
+ * four bytes to a multiply (a key is hashed for nearly every row).
+ */
 function keyHash(key: Uint8Array, start: number, length: number): number {
   const end = start + length;
-  return hashBytes(key, Math.max(start, end - HASHED_KEY_BYTES), end) ^
-    Math.imul(length, 0x9e3779b1);
+  let i = Math.max(start, end - HASHED_KEY_BYTES);
+  let h = Math.imul(length, 0x9e3779b1);
+  for (; i + 4 <= end; i += 4) {
+    h = Math.imul(
+      h ^ (key[i] | (key[i + 1] << 8) | (key[i + 2] << 16) | (key[i + 3] << 24)),
+      0x01000193,
+    );
+    h ^= h >>> 15;
+  }
+  for (; i < end; i++) h = Math.imul(h ^ key[i], 0x01000193);
+  return (h ^ (h >>> 13)) >>> 0;
 }
 
 /** One line chosen for output. */
@@ -207,6 +219,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private readonly _candidates: WordCandidates;
   /** True when the chunk search covers the form words too (all but the rows-only families). */
   private readonly _formsSearched: boolean;
+  /** {@link Family.readsPassing}. */
+  private readonly _readsPassing: boolean;
   private _rawUsed = 0;
   private _inputBytes = 0;
   private _inputLines = 0;
@@ -248,6 +262,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     // Families of data rows alone ask for form words only on their few other lines: those
     // lines are scanned whole, and the chunk search looks for marker words alone.
     this._formsSearched = family.rowsOnly !== true;
+    this._readsPassing = family.readsPassing === true;
     this._candidates = new WordCandidates(family.words, this._formsSearched);
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;
@@ -354,7 +369,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._keyLength = -1;
     this._key2Length = -1;
     this.minus = false;
-    const passing = isPassingLine(b, start, end) ? Evidence.Passing : Evidence.None;
+    const passing = this._readsPassing && isPassingLine(b, start, end)
+      ? Evidence.Passing
+      : Evidence.None;
     // A line of the chunk with no candidate word has no marker and no family word (and, when
     // searched for, no unanchored form word).
     const words = b !== this._chunk || this._candidates.hasCandidate(start, end);
@@ -460,7 +477,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     dropped: number,
     index: number,
   ): void {
-    if (!this._head.add(b, start, end, ending, dropped, index, TAG_LINE)) {
+    const head = this._head;
+    if (head.size === HEAD_LINES || !head.add(b, start, end, ending, dropped, index, TAG_LINE)) {
       this._tail.add(b, start, end, ending, dropped, index, b === this._chunk);
     }
   }

@@ -48,7 +48,7 @@ export function typedStateBytes(
     SUMMARY_TAIL * (env.lineBytes + RECORD_META_BYTES) +
     STRUCTURE_RECORDS * (ROW_BYTES + RECORD_META_BYTES) +
     MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) +
-    (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 16) + // keys and their hash slots
+    (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 32) + // keys and their hash slots (≤ 8 per key)
     HEAD_LINES * (ROW_BYTES + RECORD_META_BYTES) + TAIL_LINES * (ROW_BYTES + RECORD_META_BYTES) +
     2 * env.outputBytes; // rendering
 }

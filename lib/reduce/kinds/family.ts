@@ -39,7 +39,8 @@ export interface KeySink {
 export interface LineParser {
   /**
    * The {@link Role} of the content line `bytes[start, end)`; `flags` has
-   * `Evidence.Passing` (`evidence.ts`) for a passing-test line and
+   * `Evidence.Passing` (`evidence.ts`) for a passing-test line (when the
+   * family {@link Family.readsPassing}) and
    * {@link NO_FAMILY_WORDS} when none of the family's {@link Family.words}
    * occurs in the line. A `Row` sets its key through `sink` before
    * returning.
@@ -85,6 +86,12 @@ export interface Family {
    * only other lines need, and those lines are scanned whole.
    */
   readonly rowsOnly?: boolean;
+  /**
+   * True when the parser reads `Evidence.Passing` in its flags (test): the
+   * engine then finds passing-test lines for it; for other families the
+   * flag is never set.
+   */
+  readonly readsPassing?: boolean;
   /** A fresh parser for one stream. */
   create(): LineParser;
 }
