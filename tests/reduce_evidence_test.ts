@@ -107,6 +107,25 @@ Deno.test("passing-test lines are recognised after leading white space", () => {
   }
 });
 
+Deno.test("Surefire's clean per-class totals are passing lines, not summaries or failures", () => {
+  for (
+    const line of [
+      "[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.042 s -- in a.BTest",
+      "Tests run: 1, Failures: 0, Errors: 0, Skipped: 1, Time elapsed: 0.05 sec - in a.CTest",
+    ]
+  ) assert.equal(classifyText(line), Evidence.Passing, line);
+  // A class with a failure or error is a failure diagnostic; the last totals are the summary.
+  for (
+    const line of [
+      "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s <<< FAILURE! -- in a.DTest",
+      "[INFO] Tests run: 3, Failures: 0, Errors: 2, Skipped: 0, Time elapsed: 0.1 s -- in a.ETest",
+    ]
+  ) {
+    assert.equal(classifyText(line), Evidence.Diagnostic | Evidence.Failure, line);
+  }
+  assert.ok(has("[INFO] Tests run: 8, Failures: 0, Errors: 0, Skipped: 0", Evidence.Summary));
+});
+
 Deno.test("test, build and install summaries are summaries, passing marks or not", () => {
   for (
     const line of [
@@ -148,9 +167,14 @@ Deno.test("test, build and install summaries are summaries, passing marks or not
       "Installed 5 packages in 3ms",
       "0 upgraded, 5 newly installed, 0 to remove and 3 not upgraded.",
       "make: Nothing to be done for 'all'.",
+      "-- Configuring done (0.4s)",
+      "-- Generating done",
+      "-- Build files have been written to: /home/dev/demo/build",
     ]
   ) assert.ok(has(line, Evidence.Summary), line);
-  for (const line of ["src/a.ts: 3 lines", "compiling 12 crates", "hello"]) {
+  for (
+    const line of ["src/a.ts: 3 lines", "compiling 12 crates", "hello", "-- Looking for pthread.h"]
+  ) {
     assert.ok(!has(line, Evidence.Summary), line);
   }
 });
@@ -283,6 +307,12 @@ const formPieces = fc.constantFrom(
   "Killed",
   "make: Nothing to be done",
   "ninja: no work to do",
+  "-- Configuring done",
+  "-- Generating done",
+  "-- Build files have been written to: ",
+  ", Failures: 0, Errors: 0, ",
+  ", Time elapsed: ",
+  "[INFO] ",
   "error: ",
   "warning: ",
   " generated ",

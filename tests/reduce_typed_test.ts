@@ -249,6 +249,81 @@ Deno.test("test: every failing test keeps its name, assertion and location", () 
   assert.ok(!out.includes("case_150 ... ok"));
 });
 
+Deno.test("test: Surefire's per-class totals are passing noise, the final totals the summary", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    lines.push(
+      `[INFO] Running com.example.Case${i}Test`,
+      `[INFO] Tests run: ${i % 5 + 1}, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.0${
+        i % 9
+      } s -- in com.example.Case${i}Test`,
+    );
+  }
+  const totals = "[INFO] Tests run: 180, Failures: 0, Errors: 0, Skipped: 0";
+  lines.push("[INFO] ", "[INFO] Results:", "[INFO] ", totals, "[INFO] BUILD SUCCESS");
+  const out = text(rule("test"), lines.join("\n") + "\n");
+  assert.ok(out.includes(totals + "\n"), out);
+  assert.ok(out.includes("[INFO] BUILD SUCCESS\n"), out);
+  assert.ok(!out.includes("Time elapsed"), out);
+  assert.ok(enc.encode(out).length <= SUCCESS_BUDGET_BYTES, out);
+  // A class with a failure is a diagnostic, and the run is a failure.
+  const failing = "[ERROR] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.1 s " +
+    "<<< FAILURE! -- in com.example.Case7Test";
+  lines.splice(30, 0, failing);
+  const failed = text(rule("test"), lines.join("\n") + "\n", 1);
+  assert.ok(failed.includes(failing + "\n"), failed);
+  assert.ok(!failed.includes("Failures: 0, Errors: 0, Skipped: 0, Time elapsed"), failed);
+});
+
+Deno.test("test: ctest's Start and Passed lines go, failures and the summary stay", () => {
+  const lines = ["Test project /home/dev/demo/build"];
+  for (let i = 1; i <= 80; i++) {
+    lines.push(`      Start ${String(i).padStart(2)}: case_${i}`);
+    lines.push(
+      i === 41
+        ? ` ${i}/80 Test #${i}: case_${i} .......................***Failed    0.01 sec`
+        : `${
+          String(i).padStart(2)
+        }/80 Test #${i}: case_${i} .......................   Passed    0.01 sec`,
+    );
+  }
+  lines.push(
+    "",
+    "99% tests passed, 1 tests failed out of 80",
+    "",
+    "Total Test time (real) =   0.52 sec",
+    "",
+    "The following tests FAILED:",
+    "\t 41 - case_41 (Failed)",
+  );
+  const out = text(rule("test"), lines.join("\n") + "\n", 8);
+  for (
+    const want of [
+      lines[82],
+      "99% tests passed, 1 tests failed out of 80",
+      "\t 41 - case_41 (Failed)",
+    ]
+  ) {
+    assert.ok(out.includes(want + "\n"), want);
+  }
+  assert.ok(!out.includes("Start 12: case_12"), out);
+  assert.ok(!out.includes("case_12 ......................."), out);
+});
+
+Deno.test("build: cmake's configure outcome is the summary of a successful configure", () => {
+  const lines = ["-- The C compiler identification is GNU 12.2.0"];
+  for (let i = 0; i < 80; i++) lines.push(`-- Looking for include file probe_${i}.h - found`);
+  lines.push(
+    "-- Configuring done (0.4s)",
+    "-- Generating done (0.0s)",
+    "-- Build files have been written to: /home/dev/demo/build",
+  );
+  const out = text(rule("build"), lines.join("\n") + "\n");
+  for (const want of lines.slice(-3)) assert.ok(out.includes(want + "\n"), want);
+  assert.ok(!out.includes("probe_40"), out);
+  assert.ok(enc.encode(out).length <= SUCCESS_BUDGET_BYTES, out);
+});
+
 Deno.test("build: progress goes, identical diagnostics collapse with a count", () => {
   const lines: string[] = [];
   for (let i = 0; i < 400; i++) lines.push(`[${i}/400] Building CXX object src/f${i}.cc.o`);
@@ -346,6 +421,18 @@ Deno.test("list: counts by directory and extension", () => {
   assert.match(
     out,
     /250 entries in 2 directories: \.\/src 200 · \.\/docs 50; by extension: \.ts 200 · \.md 50/,
+  );
+});
+
+Deno.test("list: unzip rows are read after the verb, padding and spaces in names kept apart", () => {
+  const lines = ["Archive:  demo.zip", "   creating: docs/"];
+  const pad = (verb: string, path: string) => `${verb}: ${path.padEnd(23)} `;
+  for (let i = 0; i < 60; i++) lines.push(pad("  inflating", `docs/user guide/p${i}.txt`));
+  for (let i = 0; i < 40; i++) lines.push(pad(" extracting", `img/i${i}.png`));
+  const out = text(rule("list"), lines.join("\n") + "\n");
+  assert.match(
+    out,
+    /101 entries in 3 directories: docs\/user guide 60 · img 40 · \. 1; by extension: \.txt 60 · \.png 40 · \(none\) 1\]/,
   );
 });
 

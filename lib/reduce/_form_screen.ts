@@ -87,6 +87,9 @@ for (
     "Uninstalled ",
     "ninja: no work",
     "make",
+    "-- Configuring done",
+    "-- Generating done",
+    "-- Build files have been written to: ",
   ]
 ) {
   const bytes = encoder.encode(p);

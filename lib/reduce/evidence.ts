@@ -24,11 +24,14 @@
  *   one (`_assertStatus`) are not.
  *   {@link Evidence.Failure} is set with it unless every marker is a warning.
  * - {@link Evidence.Passing}: a passing-test line (`✓ …`, `✔ …`, `√ …`, `ok …`,
- *   `PASS …` after leading white space), whose names often say "error".
+ *   `PASS …` after leading white space, Surefire's per-class
+ *   `Tests run: 3, Failures: 0, Errors: 0, …, Time elapsed: …`), whose names often say "error".
  * - {@link Evidence.Summary}: a test, build or install summary line
  *   (`test result: ok. 4 passed; …`, `Tests:  1 failed, 5 passed, 6 total`,
  *   `✔ 4004 passed, 0 failed`, `=== 3 passed in 0.1s ===`, `ok  pkg 0.1s`,
- *   `Found 2 errors in 1 file.`, `BUILD SUCCESSFUL in 3s`, `added 120 packages …`).
+ *   `Found 2 errors in 1 file.`, `BUILD SUCCESSFUL in 3s`, `added 120 packages …`,
+ *   cmake's `-- Build files have been written to: …`; Surefire's per-class
+ *   `Tests run: … Time elapsed: …` lines are not summaries).
  *
  * Lines are classified as bytes (no ANSI removal: callers strip first); the
  * text form {@link classifyText} encodes a string and classifies the same
@@ -87,7 +90,7 @@ const SUMMARY = new RegExp(
     String.raw`^\d+% tests passed, \d+ tests? failed out of \d+`, // ctest
     String.raw`^\s*(?:Passed|Failed)!\s+-\s+Failed:`, // dotnet test
     String.raw`^\s*Total tests: \d+`, // dotnet test
-    String.raw`Tests run: \d+, Failures: \d+`, // Maven Surefire
+    String.raw`Tests run: \d+, Failures: \d+(?!.*, Time elapsed: )`, // Maven Surefire totals, not per class
     String.raw`\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b`, // Maven, Gradle
     String.raw`^\s*\d+ tests? completed, \d+ failed`, // Gradle
     String.raw`^\s*Build (?:succeeded|FAILED)\.`, // dotnet build
@@ -107,6 +110,7 @@ const SUMMARY = new RegExp(
     String.raw`^\d+ upgraded, \d+ newly installed, \d+ to remove`, // apt
     String.raw`^\d+ packages? installed \[`, // bun
     String.raw`^\[100%\] Built target |^ninja: no work to do|^make(?:\[\d+\])?: Nothing to be done`, // cmake, make
+    String.raw`^-- (?:Configuring done|Generating done|Build files have been written to: )`, // cmake configure
   ].join("|"),
 );
 
@@ -246,9 +250,15 @@ function skipSpace(bytes: Uint8Array, start: number, end: number): number {
   }
 }
 
-/** True when `bytes[start, end)` is a passing-test line: `✓ ✔ √`, `ok` or `PASS` as its first word. */
+/**
+ * True when `bytes[start, end)` is a passing-test line: `✓ ✔ √`, `ok` or
+ * `PASS` as its first word, or Maven Surefire's per-class totals without a
+ * failure or error (`[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped:
+ * 0, Time elapsed: 0.1 s -- in Foo`), whose `Failures` is no failure.
+ */
 export function isPassingLine(bytes: Uint8Array, start: number, end: number): boolean {
   const i = skipSpace(bytes, start, end);
+  if (bytes[i] === 0x5b || bytes[i] === 0x54) return surefireClassPassed(bytes, i, end); // [ T
   if (i + 3 <= end && bytes[i] === 0xe2) {
     const b1 = bytes[i + 1];
     const b2 = bytes[i + 2];
@@ -265,6 +275,32 @@ export function isPassingLine(bytes: Uint8Array, start: number, end: number): bo
     return i + 4 === end || WORD[bytes[i + 4]] === 0;
   }
   return false;
+}
+
+const SUREFIRE_INFO = new TextEncoder().encode("[INFO] ");
+const SUREFIRE_RUN = new TextEncoder().encode("Tests run: ");
+const SUREFIRE_CLEAN = new TextEncoder().encode(", Failures: 0, Errors: 0, ");
+const SUREFIRE_ELAPSED = new TextEncoder().encode(", Time elapsed: ");
+
+/** Surefire's per-class totals line at `at` with no failure or error (see {@link isPassingLine}). */
+function surefireClassPassed(bytes: Uint8Array, at: number, end: number): boolean {
+  let i = at;
+  if (bytesAt(bytes, i, end, SUREFIRE_INFO)) i += SUREFIRE_INFO.length;
+  if (!bytesAt(bytes, i, end, SUREFIRE_RUN)) return false;
+  i += SUREFIRE_RUN.length;
+  while (i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39) i++;
+  if (!bytesAt(bytes, i, end, SUREFIRE_CLEAN)) return false;
+  for (i += SUREFIRE_CLEAN.length; i < end; i++) {
+    if (bytes[i] === 0x2c && bytesAt(bytes, i, end, SUREFIRE_ELAPSED)) return true;
+  }
+  return false;
+}
+
+/** True when `bytes[at, end)` starts with `text`. */
+function bytesAt(bytes: Uint8Array, at: number, end: number, text: Uint8Array): boolean {
+  if (end - at < text.length) return false;
+  for (let k = 0; k < text.length; k++) if (bytes[at + k] !== text[k]) return false;
+  return true;
 }
 
 const decoder = new TextDecoder();

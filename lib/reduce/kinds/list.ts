@@ -3,12 +3,22 @@
  * row keyed by its directory and its extension, so the summary gives counts
  * by directory and by extension and the examples come from distinct
  * directories first. `ls -R` headings (`DIR:`) set the directory; `tree`'s
- * drawing and `ls -l`'s columns are read past to the name; `total N` and
- * tree's closing report are structure.
+ * drawing and `ls -l`'s columns are read past to the name; unzip's
+ * `  inflating: path` rows are read after the verb (its trailing padding
+ * dropped); `total N`, `Archive:` and tree's closing report are structure.
  *
  * @module
  */
-import { type Family, type KeySink, type LineParser, Role, startsWith } from "./family.ts";
+import {
+  type Family,
+  find,
+  type KeySink,
+  type LineParser,
+  PrefixSet,
+  Role,
+  skipBlanks,
+  startsWith,
+} from "./family.ts";
 
 const SLASH = 0x2f;
 
@@ -31,6 +41,11 @@ class ListParser implements LineParser {
   line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
     if (end === start) return Role.Other;
     if (startsWith(bytes, start, end, "total ")) return Role.Structure;
+    if (bytes[start] === 0x20) {
+      const verb = skipBlanks(bytes, start, end);
+      if (UNZIP_VERBS.matchAt(bytes, verb, end)) return this._unzip(bytes, verb, end, sink);
+    }
+    if (startsWith(bytes, start, end, "Archive:  ")) return Role.Structure;
     if (bytes[end - 1] === 0x3a && end - start < 256) {
       this._dirLength = end - start - 1;
       this._dir.set(bytes.subarray(start, end - 1));
@@ -78,10 +93,30 @@ class ListParser implements LineParser {
     return Role.Row;
   }
 
+  /**
+   * unzip's `  inflating: path   ` row at `verb`: the path is all that
+   * follows the verb's colon and blanks, less unzip's trailing padding.
+   */
+  private _unzip(bytes: Uint8Array, verb: number, end: number, sink: KeySink): number {
+    const name = skipBlanks(bytes, find(bytes, 0x3a, verb, end) + 1, end);
+    let stop = end;
+    while (stop > name && (bytes[stop - 1] === 0x20 || bytes[stop - 1] === 0x09)) stop--;
+    const slash = lastByte(bytes, SLASH, name, stop - 1);
+    if (slash > name) sink.key(bytes, name, slash);
+    else sink.key(DOT, 0, 1);
+    const dot = lastByte(bytes, 0x2e, Math.max(slash + 1, name) + 1, stop);
+    if (dot > 0 && stop - dot <= 8) sink.key2(bytes, dot, stop);
+    else sink.key2(NONE, 0, NONE.length);
+    return Role.Row;
+  }
+
   retainedBytes(): number {
     return this._dir.byteLength;
   }
 }
+
+/** unzip's row verbs (after its indent). */
+const UNZIP_VERBS = new PrefixSet(["inflating: ", "creating: ", "extracting: ", "linking: "]);
 
 const DOT = new TextEncoder().encode(".");
 const NONE = new TextEncoder().encode("(none)");

@@ -3,7 +3,9 @@
  * test, mocha, pytest, go test, ctest, dotnet test, Maven Surefire,
  * Gradle): passing-test lines and per-test progress (`test x ... ok`,
  * `=== RUN`, `--- PASS:`, `x.py::t PASSED`, `# Subtest:`, TAP `ok N`, TAP
- * YAML blocks, pytest's `....  [ 50%]` rows) are noise; failing marks
+ * YAML blocks, pytest's `....  [ 50%]` rows, ctest's `Start 1: x` and
+ * `1/3 Test #1: x ...   Passed`, Surefire's clean per-class totals, Maven's
+ * `[INFO] Downloading from …`) are noise; failing marks
  * without a marker word (`✕ adds`, `× parses`, `✗`, `not ok N - …`, jest's
  * `● title`, mocha's `  1) title`) are
  * failures; diagnostics with their context and the runner's own summary
@@ -38,6 +40,7 @@ const NOISE_PREFIXES = new PrefixSet([
   "PASSED ",
   "RUN ",
   "[INFO] Running ",
+  "[INFO] Download",
   "Starting test",
 ]);
 
@@ -63,6 +66,7 @@ function line(
     return Role.Noise;
   }
   if (endsWith(bytes, start, end, "%]") && bytes[at] !== 0x3d) return Role.Noise; // pytest progress
+  if (ctestProgress(bytes, at, end)) return Role.Noise;
   const b = bytes[at];
   if (
     (b === 0x2d && bytes[at + 1] === 0x2d && bytes[at + 2] === 0x2d && end - at === 3) ||
@@ -78,6 +82,34 @@ function mocha(bytes: Uint8Array, at: number, end: number): boolean {
   let i = at;
   while (i < end && bytes[i] >= 0x30 && bytes[i] <= 0x39) i++;
   return i > at && i + 1 < end && bytes[i] === 0x29 && bytes[i + 1] === 0x20;
+}
+
+/**
+ * ctest's per-test progress: `Start  1: name` and a passed test's
+ * `1/3 Test  #1: name ......   Passed    0.01 sec` (failures say
+ * `***Failed` and carry a marker).
+ */
+function ctestProgress(bytes: Uint8Array, at: number, end: number): boolean {
+  if (startsWith(bytes, at, end, "Start ")) {
+    const number = skipBlanks(bytes, at + 6, end);
+    const i = digits(bytes, number, end);
+    return i > number && bytes[i] === 0x3a;
+  }
+  let i = digits(bytes, at, end);
+  if (i === at || bytes[i] !== 0x2f) return false;
+  const from = i + 1;
+  i = digits(bytes, from, end);
+  if (i === from || !startsWith(bytes, skipBlanks(bytes, i, end), end, "Test ")) return false;
+  if (!endsWith(bytes, at, end, " sec")) return false;
+  for (let k = i; k + 8 <= end; k++) {
+    if (bytes[k] === 0x20 && startsWith(bytes, k, end, " Passed ")) return true;
+  }
+  return false;
+}
+
+function digits(bytes: Uint8Array, at: number, end: number): number {
+  while (at < end && bytes[at] >= 0x30 && bytes[at] <= 0x39) at++;
+  return at;
 }
 
 function endsWith(bytes: Uint8Array, start: number, end: number, text: string): boolean {
