@@ -191,7 +191,7 @@ function keyHash(key: Uint8Array, start: number, length: number): number {
     h ^= h >>> 15;
   }
   for (; i < end; i++) h = Math.imul(h ^ key[i], 0x01000193);
-  return (h ^ (h >>> 13)) >>> 0;
+  return h ^ (h >>> 13); // an int32: no number conversion on the way to the mask
 }
 
 /** One line chosen for output. */
