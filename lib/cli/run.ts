@@ -25,6 +25,7 @@ import type { ReductionRule } from "../rules/model.ts";
 import { isBuiltinProgram } from "../rules/builtin_programs.ts";
 import {
   type CaptureOutcome,
+  type CaptureSource,
   NO_ARCHIVE,
   type RawCapture,
   runPassthrough,
@@ -166,7 +167,8 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     return passthrough(`selected rule ${rule.id}, expected ${options.expectRule}`);
   }
   preloadCaptureModules();
-  const { checkMemoryBound } = await import("../reduce/mod.ts"); // not needed to pass through
+  // The budget alone, not the reducers: those load while the child starts (`runReduced`).
+  const { checkMemoryBound } = await import("../reduce/budget.ts");
   const bound = checkMemoryBound(rule);
   if (!bound.ok) return passthrough(`rule ${rule.id}: ${bound.message}`);
   return {
@@ -196,19 +198,18 @@ async function configFileExists(): Promise<boolean> {
 }
 
 /**
- * Starts loading, without waiting, what a reduced run needs next (the config
- * reader, the archive capture and `node:sqlite`), so that those files load
- * beside the reducers' instead of after them. A module that fails to load
+ * Starts loading, without waiting, what a reduced run needs before its child
+ * starts (the config reader and the archive settings), so that those files
+ * load beside the memory budget's. The reducers, the archive capture and
+ * `node:sqlite` load only once the child runs. A module that fails to load
  * fails again, and is reported, where it is used.
  */
 function preloadCaptureModules(): void {
   for (
     const loading of [
       import("../config/mod.ts"),
-      import("../archive/capture.ts"),
       import("../archive/settings.ts"),
       import("../archive/command_text.ts"),
-      import("node:sqlite"),
     ]
   ) loading.catch(() => {});
 }
@@ -258,18 +259,24 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
     }
   }
   if (plan.kind === "reduce") {
-    const capture = await openCapture(options.argv, plan.rule.id);
+    const capture = await prepareCapture(options.argv, plan.rule.id);
     if ("error" in capture) {
       io.err(`yarp run: ${capture.error} (output not reduced)\n`);
       return await runPassthrough(options.argv);
     }
     let outcome: CaptureOutcome | undefined;
-    const status = await runReduced(options.argv, plan.rule, undefined, {
-      write: (stream, chunk) => capture.write(stream, chunk),
-      commit: async (exit) => (outcome = await capture.commit(exit)),
-      restore: (stream, write) => capture.restore(stream, write),
-      close: () => capture.close(),
+    const watched = (kept: RawCapture): RawCapture => ({
+      write: (stream, chunk) => kept.write(stream, chunk),
+      commit: async (exit) => (outcome = await kept.commit(exit)),
+      restore: (stream, write) => kept.restore(stream, write),
+      close: () => kept.close(),
     });
+    const status = await runReduced(
+      options.argv,
+      plan.rule,
+      undefined,
+      typeof capture === "function" ? () => capture().then(watched) : watched(capture),
+    );
     if (outcome?.kind === "unarchived" && debugEnabled()) {
       io.err(`yarp run: not archived: ${outcome.reason}\n`);
     }
@@ -280,20 +287,21 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
 }
 
 /**
- * The archive capture for a reduced run of `argv` under rule `ruleId`:
- * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else an archive spool. An
- * invalid config file or archive variable gives `{ error }` (one line).
- * Loads the config and archive modules only here, never on pass-through.
+ * How a reduced run of `argv` under rule `ruleId` keeps its exact copy:
+ * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else a function that opens an
+ * archive spool (the runner calls it once the child is spawned). An invalid
+ * config file or archive variable gives `{ error }` (one line), before any
+ * child runs. Loads the config and archive modules only here, never on
+ * pass-through; the run's time and working directory are taken now.
  */
-async function openCapture(
+async function prepareCapture(
   argv: readonly string[],
   ruleId: string,
-): Promise<RawCapture | { error: string }> {
+): Promise<CaptureSource | { error: string }> {
   const { loadConfig, processEnv } = await import("../config/mod.ts");
   const config = await loadConfig(processEnv);
   if (!config.ok) return { error: config.error };
-  const [{ ArchiveCapture }, { archiveSettings }, { commandText }] = await Promise.all([
-    import("../archive/capture.ts"),
+  const [{ archiveSettings }, { commandText }] = await Promise.all([
     import("../archive/settings.ts"),
     import("../archive/command_text.ts"),
   ]);
@@ -306,11 +314,13 @@ async function openCapture(
   } catch {
     // a deleted working directory: record it as unknown
   }
-  return new ArchiveCapture(settings, {
-    createdMs: Date.now(),
-    cwd,
-    command: commandText(argv),
-    argv,
-    ruleId,
-  });
+  const facts = { createdMs: Date.now(), cwd, command: commandText(argv), argv, ruleId };
+  return async () => {
+    // node:sqlite loads beside the capture's modules, not after them.
+    const [{ ArchiveCapture }] = await Promise.all([
+      import("../archive/capture.ts"),
+      import("node:sqlite"),
+    ]);
+    return new ArchiveCapture(settings, facts);
+  };
 }
