@@ -22,6 +22,7 @@
  * @module
  */
 import type { ReductionRule } from "../rules/model.ts";
+import type { ConfigResult } from "../config/mod.ts";
 import { isBuiltinProgram } from "../rules/builtin_programs.ts";
 import {
   type CaptureOutcome,
@@ -110,6 +111,8 @@ export type RunPlan =
     readonly rule: ReductionRule;
     /** Re-checked just before spawn; a change means pass-through. */
     readonly assertPacksUnchanged: () => Promise<void>;
+    /** The config file as read for this plan; the archive settings come from it. */
+    readonly config: ConfigResult;
   }
   | { readonly kind: "passthrough"; readonly reason: string };
 
@@ -135,9 +138,17 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     // No pack can name the program: pass through before loading the pack reader.
     return passthrough("unsupported: unknown-program");
   }
-  const rulePacks = await import("./_rule_packs.ts");
+  // The memory budget loads beside the rules when a built-in rule may select the program.
+  const budget = unknown ? undefined : import("../reduce/budget.ts");
+  budget?.catch(() => {}); // awaited, and reported, only when a rule is selected
+  // The config file is read once per run: for the packs it names here, the archive settings later.
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const [rulePacks, config] = await Promise.all([
+    import("./_rule_packs.ts"),
+    loadConfig(processEnv),
+  ]);
   const configured = options.rulePacks.length === 0
-    ? await rulePacks.configuredPackPaths()
+    ? await rulePacks.configuredPackPaths(config)
     : undefined;
   // An invalid config file is reported on the archive path (one line, then pass-through); here it
   // only means no configured packs.
@@ -150,7 +161,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   // Only runs with packs (configured or named) pay for loading the pack reader.
   const { registry, packs, configuredCount, errors } = noPacks
     ? await builtinRegistry()
-    : await rulePacks.loadRegistry(options.rulePacks, false);
+    : await rulePacks.loadRegistry(options.rulePacks, false, config);
   if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
   for (const [index, expected] of options.packDigests.entries()) {
     if (await packs[configuredCount + index].pack.fileDigestAsync() !== expected) {
@@ -168,7 +179,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   }
   preloadCaptureModules();
   // The budget alone, not the reducers: those load while the child starts (`runReduced`).
-  const { checkMemoryBound } = await import("../reduce/budget.ts");
+  const { checkMemoryBound } = await (budget ?? import("../reduce/budget.ts"));
   const bound = checkMemoryBound(rule);
   if (!bound.ok) return passthrough(`rule ${rule.id}: ${bound.message}`);
   return {
@@ -177,6 +188,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     assertPacksUnchanged: async () => {
       for (const loaded of packs) await loaded.assertUnchanged();
     },
+    config,
   };
 }
 
@@ -199,18 +211,13 @@ async function configFileExists(): Promise<boolean> {
 
 /**
  * Starts loading, without waiting, what a reduced run needs before its child
- * starts (the config reader and the archive settings), so that those files
- * load beside the memory budget's. The reducers, the archive capture and
- * `node:sqlite` load only once the child runs. A module that fails to load
- * fails again, and is reported, where it is used.
+ * starts beside the memory budget (the archive settings). The reducers, the
+ * archive capture and `node:sqlite` load only once the child runs. A module
+ * that fails to load fails again, and is reported, where it is used.
  */
 function preloadCaptureModules(): void {
   for (
-    const loading of [
-      import("../config/mod.ts"),
-      import("../archive/settings.ts"),
-      import("../archive/command_text.ts"),
-    ]
+    const loading of [import("../archive/settings.ts"), import("../archive/command_text.ts")]
   ) loading.catch(() => {});
 }
 
@@ -259,7 +266,7 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
     }
   }
   if (plan.kind === "reduce") {
-    const capture = await prepareCapture(options.argv, plan.rule.id);
+    const capture = await prepareCapture(options.argv, plan.rule.id, plan.config);
     if ("error" in capture) {
       io.err(`yarp run: ${capture.error} (output not reduced)\n`);
       return await runPassthrough(options.argv);
@@ -290,17 +297,17 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
  * How a reduced run of `argv` under rule `ruleId` keeps its exact copy:
  * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else a function that opens an
  * archive spool (the runner calls it once the child is spawned). An invalid
- * config file or archive variable gives `{ error }` (one line), before any
- * child runs. Loads the config and archive modules only here, never on
- * pass-through; the run's time and working directory are taken now.
+ * `config` (as the plan read it) or archive variable gives `{ error }` (one
+ * line), before any child runs. Loads the archive modules only here, never
+ * on pass-through; the run's time and working directory are taken now.
  */
 async function prepareCapture(
   argv: readonly string[],
   ruleId: string,
+  config: ConfigResult,
 ): Promise<CaptureSource | { error: string }> {
-  const { loadConfig, processEnv } = await import("../config/mod.ts");
-  const config = await loadConfig(processEnv);
   if (!config.ok) return { error: config.error };
+  const { processEnv } = await import("../config/mod.ts");
   const [{ archiveSettings }, { commandText }] = await Promise.all([
     import("../archive/settings.ts"),
     import("../archive/command_text.ts"),
