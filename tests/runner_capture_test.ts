@@ -203,3 +203,25 @@ Deno.test("a capture that fails to open keeps nothing and names no id; a spawn f
   assert.equal(missing, 127);
   assert.equal(opens, 0);
 });
+
+Deno.test("a reducer that cannot be created: each stream is relayed exactly, nothing is kept", async () => {
+  // A malformed pattern (no validated pack holds one) makes the line filter's constructor throw.
+  const broken = {
+    ...RULE,
+    reducer: { kind: "line_filter", drop: [null], keep: [], stripAnsi: false },
+  } as unknown as ReductionRule;
+  let opens = 0;
+  const fake = fakeCapture({ kind: "archived", id: "feedf00d" });
+  const out = sink(), err = sink();
+  const status = await runReduced(SCRIPT(3000, 5), broken, { stdout: out, stderr: err }, () => {
+    opens += 1;
+    return Promise.resolve(fake.capture);
+  });
+  assert.equal(status, 5);
+  assert.equal(decoder.decode(out.bytes()), expectedRaw("out", 3000));
+  assert.equal(decoder.decode(err.bytes()), expectedRaw("err", 3000));
+  assert.equal(fake.commits(), 0);
+  assert.equal(decoder.decode(fake.kept.stdout.bytes()), "");
+  assert.ok(opens <= 1);
+  assert.equal(fake.closed(), opens);
+});

@@ -18,8 +18,8 @@
  *
  * Reduced runs may keep an exact copy through a {@link RawCapture} (the
  * archive, wired in by `lib/cli/run.ts`, opened while the child starts):
- * every chunk is handed to it as it is read, it commits at exit, and only a committed id is named in the
- * omission marker. When the commit fails, the exact raw bytes are written
+ * every chunk is handed to it as it is read, it commits at exit, and only
+ * a committed id is named in the omission marker. When the commit fails, the exact raw bytes are written
  * instead of the reduced ones, then one line on stderr says why; when the
  * capture kept nothing, the marker says no exact copy exists.
  *
