@@ -160,3 +160,68 @@ Deno.test("property: the output names an id only when that id was committed", as
     { numRuns: 40 },
   );
 });
+
+Deno.test("a capture opened after the spawn still receives every byte, and is closed once", async () => {
+  const fake = fakeCapture({ kind: "archived", id: "0badcafe" });
+  let opens = 0;
+  const out = sink(), err = sink();
+  const status = await runReduced(SCRIPT(3000, 4), RULE, { stdout: out, stderr: err }, () => {
+    opens += 1;
+    // Open slowly: the child has filled its pipes by now, and no chunk may be lost meanwhile.
+    return new Promise((resolve) => setTimeout(() => resolve(fake.capture), 50));
+  });
+  assert.equal(status, 4);
+  assert.equal(opens, 1);
+  assert.equal(decoder.decode(fake.kept.stdout.bytes()), expectedRaw("out", 3000));
+  assert.equal(decoder.decode(fake.kept.stderr.bytes()), expectedRaw("err", 3000));
+  assert.match(decoder.decode(out.bytes()), /· exact: yarp read 0badcafe\]/);
+  assert.equal(fake.commits(), 1);
+  assert.equal(fake.closed(), 1);
+});
+
+Deno.test("a capture that fails to open keeps nothing and names no id; a spawn failure never opens one", async () => {
+  const out = sink(), err = sink();
+  const status = await runReduced(
+    SCRIPT(200, 0),
+    RULE,
+    { stdout: out, stderr: err },
+    () => Promise.reject(new Error("no sqlite here")),
+  );
+  assert.equal(status, 0);
+  assert.match(decoder.decode(out.bytes()), /· no exact copy was kept\]/);
+  assert.doesNotMatch(decoder.decode(out.bytes()) + decoder.decode(err.bytes()), /yarp read/);
+  let opens = 0;
+  const missing = await runReduced(
+    ["yarp-no-such-program-q"],
+    RULE,
+    { stdout: sink(), stderr: sink() },
+    () => {
+      opens += 1;
+      return Promise.resolve(NO_ARCHIVE);
+    },
+  );
+  assert.equal(missing, 127);
+  assert.equal(opens, 0);
+});
+
+Deno.test("a reducer that cannot be created: each stream is relayed exactly, nothing is kept", async () => {
+  // A malformed pattern (no validated pack holds one) makes the line filter's constructor throw.
+  const broken = {
+    ...RULE,
+    reducer: { kind: "line_filter", drop: [null], keep: [], stripAnsi: false },
+  } as unknown as ReductionRule;
+  let opens = 0;
+  const fake = fakeCapture({ kind: "archived", id: "feedf00d" });
+  const out = sink(), err = sink();
+  const status = await runReduced(SCRIPT(3000, 5), broken, { stdout: out, stderr: err }, () => {
+    opens += 1;
+    return Promise.resolve(fake.capture);
+  });
+  assert.equal(status, 5);
+  assert.equal(decoder.decode(out.bytes()), expectedRaw("out", 3000));
+  assert.equal(decoder.decode(err.bytes()), expectedRaw("err", 3000));
+  assert.equal(fake.commits(), 0);
+  assert.equal(decoder.decode(fake.kept.stdout.bytes()), "");
+  assert.ok(opens <= 1);
+  assert.equal(fake.closed(), opens);
+});

@@ -6,9 +6,10 @@
  *
  * Digests are computed while the bytes are copied from the spool into the
  * call file: a stream of at most {@link WHOLE_DIGEST_BYTES} is read whole
- * and hashed by Web Crypto (about 550 MB/s here); a larger one is copied
- * one chunk at a time through `node:crypto`'s incremental hash (memory
- * bounded by one chunk). That module costs about 40 ms to load, so only a
+ * and hashed by Web Crypto (about 550 MB/s here, on another thread while
+ * the bytes are written; an empty stream needs no digest call); a larger
+ * one is copied one chunk at a time through `node:crypto`'s incremental
+ * hash (memory bounded by one chunk). That module costs about 40 ms to load, so only a
  * run with more than 32 MiB of one stream pays it. The write transaction
  * therefore holds SQLite's lock only for a few small row inserts, whatever
  * the size of the output; the search index is filled later, by `yarp
@@ -146,10 +147,14 @@ async function writeStreams(
   let offset = 0;
   for (const source of streams) {
     let sha256: string;
-    if (source.size <= WHOLE_DIGEST_BYTES) {
+    if (source.size === 0) sha256 = EMPTY_SHA256;
+    else if (source.size <= WHOLE_DIGEST_BYTES) {
       const bytes = readFully(source, 0, source.size);
-      sha256 = toHex(await sha256Native(bytes));
+      // Web Crypto digests on another thread: the file write below runs meanwhile.
+      const digest = sha256Native(bytes);
+      digest.catch(() => {}); // a failed write throws first; the digest is then not awaited
       writeAll(file, bytes);
+      sha256 = toHex(await digest);
     } else {
       const { createHash } = await import("node:crypto");
       const hash = createHash("sha256");

@@ -17,6 +17,7 @@
  */
 import type { LoadedPackFile } from "../rules/pack_file.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
+import type { ConfigResult } from "../config/config.ts";
 import { errorMessage } from "../base/error_message.ts";
 
 /** The registry plus what happened to each requested pack. */
@@ -34,11 +35,16 @@ export interface LoadedRegistry {
  * The config file's `rules.packs` (layer 2), each already absolute (a
  * relative entry is resolved against the config file's directory), or one
  * error line for an invalid config. No config file means no packs. Never
- * throws; parses YAML only when a config file exists.
+ * throws; parses YAML only when a config file exists. `loaded` is the
+ * config already read in this call, if any (it is then not read again).
  */
-export async function configuredPackPaths(): Promise<{ paths: string[] } | { error: string }> {
-  const { loadConfig, processEnv } = await import("../config/mod.ts");
-  const loaded = await loadConfig(processEnv);
+export async function configuredPackPaths(
+  loaded?: ConfigResult,
+): Promise<{ paths: string[] } | { error: string }> {
+  if (loaded === undefined) {
+    const { loadConfig, processEnv } = await import("../config/mod.ts");
+    loaded = await loadConfig(processEnv);
+  }
   if (!loaded.ok) return { error: loaded.error };
   const file = loaded.config.file ?? "";
   const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/")) : ".";
@@ -52,15 +58,17 @@ export async function configuredPackPaths(): Promise<{ paths: string[] } | { err
  * registry; never throws for a bad pack. With no pack at all, the pack
  * reader is never loaded. An invalid config file is one of `errors` unless
  * `reportConfig` is false (`yarp run` reports it on its archive path).
+ * `config` is the config already read in this call, if any.
  */
 export async function loadRegistry(
   packPaths: readonly string[],
   reportConfig = true,
+  config?: ConfigResult,
 ): Promise<LoadedRegistry> {
   // Both at once: two module loads in parallel instead of one after the other.
   const [{ builtinRuleSource, createRuleRegistry }, configured] = await Promise.all([
     import("../rules/registry.ts"),
-    configuredPackPaths(),
+    configuredPackPaths(config),
   ]);
   const errors: string[] = [];
   if ("error" in configured && reportConfig) errors.push(configured.error);

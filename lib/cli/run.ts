@@ -22,9 +22,11 @@
  * @module
  */
 import type { ReductionRule } from "../rules/model.ts";
+import type { ConfigResult } from "../config/mod.ts";
 import { isBuiltinProgram } from "../rules/builtin_programs.ts";
 import {
   type CaptureOutcome,
+  type CaptureSource,
   NO_ARCHIVE,
   type RawCapture,
   runPassthrough,
@@ -109,6 +111,8 @@ export type RunPlan =
     readonly rule: ReductionRule;
     /** Re-checked just before spawn; a change means pass-through. */
     readonly assertPacksUnchanged: () => Promise<void>;
+    /** The config file as read for this plan; the archive settings come from it. */
+    readonly config: ConfigResult;
   }
   | { readonly kind: "passthrough"; readonly reason: string };
 
@@ -134,9 +138,17 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     // No pack can name the program: pass through before loading the pack reader.
     return passthrough("unsupported: unknown-program");
   }
-  const rulePacks = await import("./_rule_packs.ts");
+  // The memory budget loads beside the rules when a built-in rule may select the program.
+  const budget = unknown ? undefined : import("../reduce/budget.ts");
+  budget?.catch(() => {}); // awaited, and reported, only when a rule is selected
+  // The config file is read once per run: for the packs it names here, the archive settings later.
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const [rulePacks, config] = await Promise.all([
+    import("./_rule_packs.ts"),
+    loadConfig(processEnv),
+  ]);
   const configured = options.rulePacks.length === 0
-    ? await rulePacks.configuredPackPaths()
+    ? await rulePacks.configuredPackPaths(config)
     : undefined;
   // An invalid config file is reported on the archive path (one line, then pass-through); here it
   // only means no configured packs.
@@ -149,7 +161,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
   // Only runs with packs (configured or named) pay for loading the pack reader.
   const { registry, packs, configuredCount, errors } = noPacks
     ? await builtinRegistry()
-    : await rulePacks.loadRegistry(options.rulePacks, false);
+    : await rulePacks.loadRegistry(options.rulePacks, false, config);
   if (errors.length > 0) return passthrough(`rule pack: ${firstLine(errors[0])}`);
   for (const [index, expected] of options.packDigests.entries()) {
     if (await packs[configuredCount + index].pack.fileDigestAsync() !== expected) {
@@ -166,7 +178,8 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     return passthrough(`selected rule ${rule.id}, expected ${options.expectRule}`);
   }
   preloadCaptureModules();
-  const { checkMemoryBound } = await import("../reduce/mod.ts"); // not needed to pass through
+  // The budget alone, not the reducers: those load while the child starts (`runReduced`).
+  const { checkMemoryBound } = await (budget ?? import("../reduce/budget.ts"));
   const bound = checkMemoryBound(rule);
   if (!bound.ok) return passthrough(`rule ${rule.id}: ${bound.message}`);
   return {
@@ -175,6 +188,7 @@ export async function planRun(options: RunOptions): Promise<RunPlan> {
     assertPacksUnchanged: async () => {
       for (const loaded of packs) await loaded.assertUnchanged();
     },
+    config,
   };
 }
 
@@ -196,20 +210,14 @@ async function configFileExists(): Promise<boolean> {
 }
 
 /**
- * Starts loading, without waiting, what a reduced run needs next (the config
- * reader, the archive capture and `node:sqlite`), so that those files load
- * beside the reducers' instead of after them. A module that fails to load
- * fails again, and is reported, where it is used.
+ * Starts loading, without waiting, what a reduced run needs before its child
+ * starts beside the memory budget (the archive settings). The reducers, the
+ * archive capture and `node:sqlite` load only once the child runs. A module
+ * that fails to load fails again, and is reported, where it is used.
  */
 function preloadCaptureModules(): void {
   for (
-    const loading of [
-      import("../config/mod.ts"),
-      import("../archive/capture.ts"),
-      import("../archive/settings.ts"),
-      import("../archive/command_text.ts"),
-      import("node:sqlite"),
-    ]
+    const loading of [import("../archive/settings.ts"), import("../archive/command_text.ts")]
   ) loading.catch(() => {});
 }
 
@@ -258,18 +266,24 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
     }
   }
   if (plan.kind === "reduce") {
-    const capture = await openCapture(options.argv, plan.rule.id);
+    const capture = await prepareCapture(options.argv, plan.rule.id, plan.config);
     if ("error" in capture) {
       io.err(`yarp run: ${capture.error} (output not reduced)\n`);
       return await runPassthrough(options.argv);
     }
     let outcome: CaptureOutcome | undefined;
-    const status = await runReduced(options.argv, plan.rule, undefined, {
-      write: (stream, chunk) => capture.write(stream, chunk),
-      commit: async (exit) => (outcome = await capture.commit(exit)),
-      restore: (stream, write) => capture.restore(stream, write),
-      close: () => capture.close(),
+    const watched = (kept: RawCapture): RawCapture => ({
+      write: (stream, chunk) => kept.write(stream, chunk),
+      commit: async (exit) => (outcome = await kept.commit(exit)),
+      restore: (stream, write) => kept.restore(stream, write),
+      close: () => kept.close(),
     });
+    const status = await runReduced(
+      options.argv,
+      plan.rule,
+      undefined,
+      typeof capture === "function" ? () => capture().then(watched) : watched(capture),
+    );
     if (outcome?.kind === "unarchived" && debugEnabled()) {
       io.err(`yarp run: not archived: ${outcome.reason}\n`);
     }
@@ -280,20 +294,21 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
 }
 
 /**
- * The archive capture for a reduced run of `argv` under rule `ruleId`:
- * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else an archive spool. An
- * invalid config file or archive variable gives `{ error }` (one line).
- * Loads the config and archive modules only here, never on pass-through.
+ * How a reduced run of `argv` under rule `ruleId` keeps its exact copy:
+ * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else a function that opens an
+ * archive spool (the runner calls it once the child is spawned). An invalid
+ * `config` (as the plan read it) or archive variable gives `{ error }` (one
+ * line), before any child runs. Loads the archive modules only here, never
+ * on pass-through; the run's time and working directory are taken now.
  */
-async function openCapture(
+async function prepareCapture(
   argv: readonly string[],
   ruleId: string,
-): Promise<RawCapture | { error: string }> {
-  const { loadConfig, processEnv } = await import("../config/mod.ts");
-  const config = await loadConfig(processEnv);
+  config: ConfigResult,
+): Promise<CaptureSource | { error: string }> {
   if (!config.ok) return { error: config.error };
-  const [{ ArchiveCapture }, { archiveSettings }, { commandText }] = await Promise.all([
-    import("../archive/capture.ts"),
+  const { processEnv } = await import("../config/mod.ts");
+  const [{ archiveSettings }, { commandText }] = await Promise.all([
     import("../archive/settings.ts"),
     import("../archive/command_text.ts"),
   ]);
@@ -306,11 +321,13 @@ async function openCapture(
   } catch {
     // a deleted working directory: record it as unknown
   }
-  return new ArchiveCapture(settings, {
-    createdMs: Date.now(),
-    cwd,
-    command: commandText(argv),
-    argv,
-    ruleId,
-  });
+  const facts = { createdMs: Date.now(), cwd, command: commandText(argv), argv, ruleId };
+  return async () => {
+    // node:sqlite loads beside the capture's modules, not after them.
+    const [{ ArchiveCapture }] = await Promise.all([
+      import("../archive/capture.ts"),
+      import("node:sqlite"),
+    ]);
+    return new ArchiveCapture(settings, facts);
+  };
 }

@@ -292,15 +292,15 @@ function findConflict(
 }
 
 /**
- * A `RuleSource` over `rules` and their program buckets. The id-sorted lists
- * are built on first use: selection reads only the buckets, so a pass-through
- * `yarp run` never sorts the rules.
+ * A `RuleSource` over `rules`, whose program buckets `bucket` gives. The
+ * id-sorted lists are built on first use: selection reads only the buckets,
+ * so a pass-through `yarp run` never sorts the rules.
  */
 function indexedRuleSource(
   packId: string,
   origin: "builtin" | "external",
   rules: readonly Rule[],
-  buckets: ReadonlyMap<string, readonly Rule[]>,
+  bucket: (program: string) => readonly Rule[] | undefined,
 ): RuleSource {
   let sorted: readonly Rule[] | undefined;
   let ids: readonly string[] | undefined;
@@ -312,7 +312,7 @@ function indexedRuleSource(
     get ruleIds() {
       return ids ??= allRules().map((rule) => rule.id);
     },
-    candidates: (program) => buckets.get(program) ?? NO_RULES,
+    candidates: (program) => bucket(program) ?? NO_RULES,
     allRules,
   };
 }
@@ -340,7 +340,7 @@ export function ruleSourceFromPack(pack: RulePack, origin: "builtin" | "external
   for (const bucket of buckets.values()) {
     bucket.sort((left, right) => compareCodeUnits(left.id, right.id));
   }
-  return indexedRuleSource(pack.id, origin, pack.rules, buckets);
+  return indexedRuleSource(pack.id, origin, pack.rules, (program) => buckets.get(program));
 }
 
 let builtinSource: RuleSource | undefined;
@@ -348,15 +348,25 @@ let builtinSource: RuleSource | undefined;
 /**
  * The `RuleSource` of the generated built-in tables, built once per process
  * from `BUILTIN_PROGRAM_INDEX` as given (already sorted; nothing is re-sorted
- * but the flat id list `ruleIds`, and that only when asked for).
+ * but the flat id list `ruleIds`, and that only when asked for). A program's
+ * bucket is built the first time it is asked for, so a run that selects for
+ * one program never builds the others'.
  */
 export function builtinRuleSource(): RuleSource {
   if (builtinSource === undefined) {
     const rules = BUILTIN_PACK.rules;
-    const buckets = new Map<string, readonly Rule[]>(
-      BUILTIN_PROGRAM_INDEX.map(([program, indexes]) => [program, indexes.map((i) => rules[i])]),
-    );
-    builtinSource = indexedRuleSource(BUILTIN_PACK.id, "builtin", rules, buckets);
+    const indexes = new Map<string, readonly number[]>(BUILTIN_PROGRAM_INDEX);
+    const buckets = new Map<string, readonly Rule[]>();
+    builtinSource = indexedRuleSource(BUILTIN_PACK.id, "builtin", rules, (program) => {
+      let bucket = buckets.get(program);
+      if (bucket === undefined) {
+        const found = indexes.get(program);
+        if (found === undefined) return undefined;
+        bucket = found.map((index) => rules[index]);
+        buckets.set(program, bucket);
+      }
+      return bucket;
+    });
   }
   return builtinSource;
 }

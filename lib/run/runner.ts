@@ -17,9 +17,9 @@
  * reported in one line on stderr.
  *
  * Reduced runs may keep an exact copy through a {@link RawCapture} (the
- * archive, wired in by `lib/cli/run.ts`): every chunk is handed to it as it
- * is read, it commits at exit, and only a committed id is named in the
- * omission marker. When the commit fails, the exact raw bytes are written
+ * archive, wired in by `lib/cli/run.ts`, opened while the child starts):
+ * every chunk is handed to it as it is read, it commits at exit, and only
+ * a committed id is named in the omission marker. When the commit fails, the exact raw bytes are written
  * instead of the reduced ones, then one line on stderr says why; when the
  * capture kept nothing, the marker says no exact copy exists.
  *
@@ -92,14 +92,28 @@ export interface RawCapture {
  * The capture for `YARP_ARCHIVE=off`: keeps nothing, and every reduced
  * stream's marker says no exact copy was kept.
  */
-export const NO_ARCHIVE: RawCapture = {
-  write() {},
-  commit: () => Promise.resolve({ kind: "unarchived", reason: "the archive is off" }),
-  restore() {
-    throw new Error("nothing was kept");
-  },
-  close() {},
-};
+export const NO_ARCHIVE: RawCapture = keepsNothing("the archive is off");
+
+/** A capture that keeps nothing and commits as `unarchived` for `reason`. */
+function keepsNothing(reason: string): RawCapture {
+  return {
+    write() {},
+    commit: () => Promise.resolve({ kind: "unarchived", reason }),
+    restore() {
+      throw new Error("nothing was kept");
+    },
+    close() {},
+  };
+}
+
+/**
+ * How a reduced run gets its {@link RawCapture}: the capture itself, or a
+ * function that opens one, called only once the child is spawned and
+ * awaited before its first chunk is read (so the spool exists for every
+ * byte, and the child runs while the capture opens). A rejected open keeps
+ * nothing: the markers say no exact copy was kept.
+ */
+export type CaptureSource = RawCapture | (() => Promise<RawCapture>);
 
 /** Signals that, sent to YARP, are relayed to the child instead of killing YARP. */
 const FORWARDED_SIGNALS: readonly Deno.Signal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -227,15 +241,19 @@ export async function runPassthrough(
  * until end of stream, so the child never blocks on output whatever happens
  * to YARP's own streams. After exit each stream is rendered with the real
  * status and written to its own sink in `streams` (stdout first). Returns the
- * child's shell status; a write failure never changes it. If a reducer cannot
- * be created, runs {@link runPassthrough} instead. `argv` must not be empty.
+ * child's shell status; a write failure never changes it. The reducers load
+ * while the child starts; if one cannot be created, each stream is relayed
+ * exactly to its own sink instead, and nothing is committed. `argv` must not
+ * be empty.
  *
- * With a `capture`, every chunk is also handed to it, and at exit it
+ * With a `capture` (or a function that opens one after the spawn, see
+ * {@link CaptureSource}), every chunk is also handed to it, and at exit it
  * commits before anything is rendered: `archived` puts the id in the
  * markers, `unarchived` makes them say no exact copy was kept, and `failed`
  * writes the exact raw bytes of each stream instead of the reduced ones,
  * then `yarp: REASON; the output above is exact and was not archived` on
- * stderr. The runner closes the capture before returning. Without one,
+ * stderr. The runner closes the capture before returning (one it opened
+ * only when the spawn succeeded). Without one,
  * markers say nothing about recovery.
  *
  * @example
@@ -263,32 +281,48 @@ export async function runReduced(
   argv: readonly string[],
   rule: ReductionRule,
   streams: RunStreams = processRunStreams,
-  capture?: RawCapture,
+  capture?: CaptureSource,
 ): Promise<number> {
+  // Loaded here, not at start-up: pass-through never needs the reducers. The load starts before
+  // the spawn and is awaited after it, so the child runs meanwhile; no chunk is read before the
+  // reducers and the capture exist (the pipes hold the child's first bytes, or make it wait).
+  const reducers = import("../reduce/mod.ts").then(({ createStreamReducer }) =>
+    [createStreamReducer(rule), createStreamReducer(rule)] as const
+  );
+  reducers.catch(() => {}); // a spawn failure never awaits it
+  let opened = typeof capture === "function" ? undefined : capture;
   try {
-    // Loaded here, not at start-up: pass-through never needs the reducers.
-    const { createStreamReducer } = await import("../reduce/mod.ts");
-    let out: StreamReducer, err: StreamReducer;
-    try {
-      out = createStreamReducer(rule);
-      err = createStreamReducer(rule);
-    } catch {
-      return await runPassthrough(argv, streams);
-    }
     return await runChild(argv, "piped", streams, async (child) => {
+      const opening = typeof capture === "function"
+        ? capture().then((kept) => (opened = kept), (error) => keepsNothing(firstLine(error)))
+        : Promise.resolve(capture);
+      let out: StreamReducer, err: StreamReducer;
+      try {
+        [out, err] = await reducers;
+      } catch {
+        // No reducer for this rule: the child already writes to pipes, so relay its bytes exactly.
+        await opening; // closed below, with a capture passed in
+        const [, , raw] = await Promise.all([
+          pump(child.stdout, relayTo("stdout", streams)),
+          pump(child.stderr, relayTo("stderr", streams)),
+          child.status,
+        ]);
+        return shellExitStatus(raw).status;
+      }
+      const kept = await opening;
       const [, , raw] = await Promise.all([
-        pump(child.stdout, out, "stdout", capture),
-        pump(child.stderr, err, "stderr", capture),
+        pump(child.stdout, keepAndReduce("stdout", out, kept)),
+        pump(child.stderr, keepAndReduce("stderr", err, kept)),
         child.status,
       ]);
       const exit = shellExitStatus(raw);
       const status = exit.signal === null
         ? { code: exit.status }
         : { code: exit.status, signal: exit.signal };
-      const outcome = capture === undefined ? undefined : await capture.commit(status);
+      const outcome = kept === undefined ? undefined : await kept.commit(status);
       if (outcome?.kind === "failed") {
-        restoreOrReport("stdout", streams, capture!);
-        restoreOrReport("stderr", streams, capture!);
+        restoreOrReport("stdout", streams, kept!);
+        restoreOrReport("stderr", streams, kept!);
         writeOrReport(
           "stderr",
           streams,
@@ -308,7 +342,7 @@ export async function runReduced(
       return exit.status;
     });
   } finally {
-    capture?.close();
+    opened?.close();
   }
 }
 
@@ -325,26 +359,55 @@ function readPath(): string | undefined {
 const PUMP_BUFFER_BYTES = 64 * 1024;
 
 /**
- * Feeds every chunk of `stream` to `reducer` until end of stream, reading
+ * Hands every chunk of `stream` to `consume` until end of stream, reading
  * into one reused buffer (a BYOB reader), so a long run allocates nothing per
- * chunk and peak memory stays flat. The reducer copies what it keeps during
- * `push`, so the buffer may be refilled afterwards.
+ * chunk and peak memory stays flat. `consume` must copy what it keeps: the
+ * buffer is refilled afterwards.
  */
 async function pump(
   stream: ReadableStream<Uint8Array>,
-  reducer: StreamReducer,
-  name: "stdout" | "stderr",
-  capture: RawCapture | undefined,
+  consume: (chunk: Uint8Array) => void,
 ): Promise<void> {
   const reader = stream.getReader({ mode: "byob" });
   let buffer = new Uint8Array(PUMP_BUFFER_BYTES);
   while (true) {
     const { done, value } = await reader.read(buffer);
     if (done) return;
-    reducer.push(value);
-    capture?.write(name, value);
+    consume(value);
     buffer = new Uint8Array(value.buffer);
   }
+}
+
+/** Feeds a chunk of stream `name` to its reducer, then to the capture. */
+function keepAndReduce(
+  name: "stdout" | "stderr",
+  reducer: StreamReducer,
+  capture: RawCapture | undefined,
+): (chunk: Uint8Array) => void {
+  return (chunk) => {
+    reducer.push(chunk);
+    capture?.write(name, chunk);
+  };
+}
+
+/**
+ * Writes each chunk of stream `name` to its own sink as it comes, with the
+ * failure handling of {@link writeOrReport}; after a failed write the rest is
+ * drained and dropped, so the child never blocks.
+ */
+function relayTo(name: "stdout" | "stderr", streams: RunStreams): (chunk: Uint8Array) => void {
+  let failed = false;
+  return (chunk) => {
+    if (failed || chunk.length === 0) return;
+    try {
+      streams[name].write(chunk);
+    } catch (error) {
+      failed = true;
+      if (!(error instanceof Deno.errors.BrokenPipe) && name !== "stderr") {
+        reportFailure(name, streams, error);
+      }
+    }
+  };
 }
 
 /**
