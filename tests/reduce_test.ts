@@ -17,6 +17,7 @@ import {
 } from "../lib/reduce/mod.ts";
 import type { LinePattern, OutputPolicy, ReducerSpec, ReductionRule } from "../lib/rules/model.ts";
 import { AnsiStripper, LineMatcher } from "../lib/bytes/mod.ts";
+import { BUILTIN_PACK } from "../lib/rules/registry.ts";
 
 const te = new TextEncoder();
 const td = new TextDecoder();
@@ -445,6 +446,17 @@ Deno.test("memory bound: typical rules pass, oversized ones are rejected", () =>
   if (!huge.ok) match(huge.message, /test\/rule.*4194304/);
   const patterns = Array.from({ length: 256 }, () => pat("contains", "p".repeat(4096)));
   equal(checkMemoryBound(rule(filter({ keep: patterns }))).ok, false);
+});
+
+Deno.test("memory bound: every built-in reduction rule is within it (yarp run relies on this)", () => {
+  let checked = 0;
+  for (const candidate of BUILTIN_PACK.rules) {
+    if (candidate.action !== "reduce") continue;
+    const bound = checkMemoryBound(candidate);
+    ok(bound.ok, `${candidate.id}: ${bound.bytes} bytes`);
+    checked++;
+  }
+  ok(checked > 150, `${checked} reduction rules`);
 });
 
 // ---- properties ---------------------------------------------------------

@@ -702,3 +702,29 @@ Deno.test("planRun: a rule over the memory bound passes through", async () => {
   assert.equal(plan.kind, "passthrough");
   assert.match((plan as { reason: string }).reason, /^rule test\.huge: /);
 });
+
+Deno.test("./mvnw selects Maven's built-in rule in yarp run, as it does in rewrite", async () => {
+  const project = await Deno.makeTempDir({ dir: DIR });
+  const classes = Array.from(
+    { length: 300 },
+    (_, i) =>
+      `[INFO] Running com.example.Case${i}Test\n` +
+      `[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.01 s -- in com.example.Case${i}Test\n`,
+  ).join("");
+  const output = `[INFO] Scanning for projects...\n${classes}[INFO] \n[INFO] Results:\n[INFO] \n` +
+    "[INFO] Tests run: 900, Failures: 0, Errors: 0, Skipped: 0\n[INFO] \n[INFO] BUILD SUCCESS\n";
+  await Deno.writeTextFile(`${project}/out.txt`, output);
+  await Deno.writeTextFile(`${project}/mvnw`, '#!/bin/sh\ncat "$(dirname "$0")/out.txt"\n');
+  await Deno.chmod(`${project}/mvnw`, 0o755);
+  const run = await yarp(["run", "--expect-rule", "tests/mvn-test", "--", "./mvnw", "test"], {
+    cwd: project,
+  });
+  assert.equal(run.code, 0);
+  const shown = text(run.stdout);
+  assert.ok(shown.length < output.length / 4, `${shown.length} of ${output.length} bytes shown`);
+  assert.match(shown, /Tests run: 900, Failures: 0/);
+  assert.match(shown, /BUILD SUCCESS/);
+  const id = /yarp read ([0-9a-f]+)\]/.exec(shown)?.[1];
+  assert.ok(id !== undefined, shown);
+  assert.equal(text((await yarp(["read", id])).stdout), output);
+});

@@ -33,6 +33,8 @@
  * @module
  */
 
+import { ruleProgramName } from "./program_alias.ts";
+
 /** The result of normalising one argument vector. */
 export interface NormalizedArgv {
   /** argv[0] exactly as given, or a reviewed project wrapper's name (`./mvnw` is `mvnw`). */
@@ -215,17 +217,6 @@ const PROGRAM_LEVEL_OPTIONS: ReadonlyMap<string, ProgramLevelOptions> = new Map(
   ["gradlew", GRADLE_OPTIONS],
   ["apt-get", APT_OPTIONS],
   ["apt", APT_OPTIONS],
-]);
-
-/**
- * Project wrapper scripts named by their conventional relative path: the
- * Maven and Gradle wrappers a repository carries run the build tool with
- * the same arguments, so they select the tool's rules under their own
- * names. Any other argv[0] with a `/` selects nothing.
- */
-const PROJECT_WRAPPERS: ReadonlyMap<string, string> = new Map([
-  ["./mvnw", "mvnw"],
-  ["./gradlew", "gradlew"],
 ]);
 
 /** Reviewed one-letter options; letter `x` normalises to the token `-x`. */
@@ -433,7 +424,7 @@ const NOTHING_SKIPPED: readonly string[] = Object.freeze([]);
  */
 export function normalizeArgv(argv: readonly string[]): NormalizedArgv | undefined {
   if (argv.length === 0) return undefined;
-  const program = PROJECT_WRAPPERS.get(argv[0]) ?? argv[0];
+  const program = ruleProgramName(argv[0]);
   if (program === "" || program.includes("/")) return undefined;
   const start = tailStart(program, argv);
   const skipped = start === 1 ? NOTHING_SKIPPED : argv.slice(1, start);

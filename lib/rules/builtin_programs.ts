@@ -6,6 +6,7 @@
  * @module
  */
 import programIndex from "./builtin_programs.generated.json" with { type: "json" };
+import { ruleProgramName } from "./program_alias.ts";
 
 /**
  * The built-in program buckets, sorted by program: each lists the indexes of
@@ -21,18 +22,20 @@ export const BUILTIN_PROGRAM_INDEX = programIndex as unknown as readonly (readon
 let programs: ReadonlySet<string> | undefined;
 
 /**
- * True when some built-in rule names `program` (argv[0] exactly, as rules
- * match it); false means the built-in rules have no candidate for it.
+ * True when some built-in rule names `program` (argv[0] as rules match it:
+ * exactly, or a reviewed project wrapper such as `./mvnw` by its name);
+ * false means the built-in rules have no candidate for it.
  *
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
  * import { isBuiltinProgram } from "./builtin_programs.ts";
  * equal(isBuiltinProgram("git"), true);
+ * equal(isBuiltinProgram("./mvnw"), true);
  * equal(isBuiltinProgram("true"), false);
  * ```
  */
 export function isBuiltinProgram(program: string): boolean {
   programs ??= new Set(BUILTIN_PROGRAM_INDEX.map(([name]) => name));
-  return programs.has(program);
+  return programs.has(ruleProgramName(program));
 }
