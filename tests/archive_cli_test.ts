@@ -139,6 +139,29 @@ Deno.test("a reduced run names a committed id; yarp read gives back the exact by
   assert.deepEqual([...Deno.readDirSync(`${state}/spool`)], []);
 });
 
+Deno.test("a search that cannot index says how many calls it did not search", async () => {
+  const env = await home("unindexed");
+  const first = idOf(await reduced("seq 1 5000; echo needle-unique-43", env));
+  const indexed = await yarp(["search", "needle-unique-43"], env);
+  assert.equal(indexed.code, 0);
+  assert.equal(text(indexed.stderr), "");
+  await reduced("seq 1 5000; echo needle-unique-44", env);
+  // The index cannot be written (a directory stands where its file is): the new call is not searched.
+  const database = `${env.XDG_STATE_HOME}/yarp/archive.sqlite3`;
+  for (const suffix of ["-search", "-search-wal", "-search-shm"]) {
+    await Deno.remove(database + suffix).catch(() => {});
+  }
+  await Deno.mkdir(`${database}-search`);
+  const blind = await yarp(["search", "needle-unique-44"], env);
+  assert.equal(blind.code, 1);
+  assert.equal(
+    text(blind.stderr),
+    "yarp search: 2 archived calls are not indexed and were not searched (the search index " +
+      "cannot be written here); 'yarp read ID' still reads every call\n",
+  );
+  assert.equal((await yarp(["read", first], env)).code, 0);
+});
+
 Deno.test("search, stats, forget and put work through the CLI", async () => {
   const env = await home("commands");
   const first = idOf(await reduced("seq 1 5000; echo needle-unique-42", env));

@@ -185,6 +185,38 @@ export function indexPendingCalls(db: DatabaseSync, batches = Infinity): void {
   }
 }
 
+/**
+ * How many calls of `db` the search index does not hold yet: all of them
+ * when there is no index, none when the count cannot be read. Reads only;
+ * never throws. A search that could not index them (`indexPendingCalls`
+ * found the index unwritable or taken) cannot find them.
+ */
+export function unindexedCallCount(db: DatabaseSync): number {
+  let last = 0;
+  const index = openSearchIndex(db, "read");
+  if (index !== undefined) {
+    try {
+      last = Number(
+        (index.prepare("SELECT last_seq FROM indexed WHERE one = 1").get() as {
+          last_seq: number;
+        }).last_seq,
+      );
+    } catch {
+      last = 0; // no index table yet: nothing is indexed
+    } finally {
+      index.close();
+    }
+  }
+  try {
+    const row = db.prepare("SELECT count(*) AS n FROM calls WHERE seq > ?").get(last) as {
+      n: number;
+    };
+    return Number(row.n);
+  } catch {
+    return 0;
+  }
+}
+
 /** Removes the index rows of calls `seqs` (after they left the archive); best effort, never throws. */
 export function unindexCalls(db: DatabaseSync, seqs: readonly number[]): void {
   if (seqs.length === 0) return;

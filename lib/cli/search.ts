@@ -4,8 +4,9 @@
  * docs/archive.md, "Search"), newest first, at most N (default 10, 1 to
  * 1000). Each hit prints `ID  TIME  STATUS  COMMAND` and an indented
  * snippet with the matched words between `«` and `»`; `--json` prints one
- * JSON array. Exit: 0 with hits, 1 with none or on an archive error, 2 for
- * a malformed argument.
+ * JSON array. Calls the search could not index first (an index it cannot
+ * write) are not searched, and one line on stderr says how many. Exit: 0
+ * with hits, 1 with none or on an archive error, 2 for a malformed argument.
  *
  * Archived text (command, snippet) and the echoed query go through
  * `printableText`, the JSON through `printableJson`, so no terminal control
@@ -37,8 +38,17 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     return usageError(io, `--limit: expected an integer from 1 to 1000, got '${limitText}'`);
   }
   const { searchCalls } = await import("../archive/search.ts");
+  const { unindexedCallCount } = await import("../archive/search_index.ts");
   return await withArchive("search", "read", io, (db) => {
     const hits = searchCalls(db, query, limit);
+    const unindexed = unindexedCallCount(db);
+    if (unindexed > 0) {
+      io.err(
+        `yarp search: ${unindexed} archived call${unindexed === 1 ? " is" : "s are"} not indexed ` +
+          `and were not searched (the search index cannot be written here); ` +
+          `'yarp read ID' still reads every call\n`,
+      );
+    }
     if (parsed.flags.has("--json")) {
       io.out(
         printableJson(JSON.stringify(hits.map((hit) => ({
