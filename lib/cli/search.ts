@@ -45,7 +45,8 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     if (unindexed > 0) {
       io.err(
         `yarp search: ${unindexed} archived call${unindexed === 1 ? " is" : "s are"} not indexed ` +
-          `and were not searched (the search index could not be written: read-only, or another search held it); ` +
+          "and were not searched (the search index could not be written: read-only, " +
+          "or another search held it); " +
           `'yarp read ID' still reads every call\n`,
       );
     }
