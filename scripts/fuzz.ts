@@ -47,6 +47,7 @@ import {
   openCompiledPack,
   PackFormatError,
 } from "../lib/rules/compiled_pack.ts";
+import { bytesEqual } from "../lib/bytes/byte_search.ts";
 import { AnsiStripper } from "../lib/bytes/ansi.ts";
 import { LINE_END_CRLF, LINE_END_LF, LineSplitter } from "../lib/bytes/line_splitter.ts";
 import { BUILTIN_PACK, builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
@@ -399,7 +400,7 @@ function bytesCheck(input: Uint8Array, random: Random): string | undefined {
     partsEnd = fresh.strip(chunk, 0, chunk.length, parts, partsEnd);
   }
   if (
-    partsEnd !== wholeEnd || !sameBytes(parts.subarray(0, partsEnd), whole.subarray(0, wholeEnd))
+    partsEnd !== wholeEnd || !bytesEqual(parts.subarray(0, partsEnd), whole.subarray(0, wholeEnd))
   ) {
     return "ansi: chunked output differs from whole output";
   }
@@ -495,11 +496,11 @@ async function resultReduceCheck(
     },
   );
   if (!report.changed) {
-    return sameBytes(output, sample.input)
+    return bytesEqual(output, sample.input)
       ? {}
       : { problem: "unchanged result differs from input" };
   }
-  if (kept.length !== 1 || !sameBytes(kept[0], sample.input) || report.archiveId !== id) {
+  if (kept.length !== 1 || !bytesEqual(kept[0], sample.input) || report.archiveId !== id) {
     return { unrecovered: true, problem: "changed without an exact copy of the input" };
   }
   if (!decoder.decode(output).includes(`yarp read ${id}`)) {
@@ -510,12 +511,6 @@ async function resultReduceCheck(
 }
 
 // ---------------------------------------------------------------- driver
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
