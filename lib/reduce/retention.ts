@@ -33,7 +33,7 @@ import {
   truncationMarkerLength,
   writeTruncationMarker,
 } from "./marker.ts";
-import type { Recovery, ReducedStream } from "./types.ts";
+import { type Recovery, type ReducedStream, unchangedStream } from "./types.ts";
 
 const INITIAL_RAW_BYTES = 4096;
 const LF = 10;
@@ -389,15 +389,7 @@ export class LineRetention {
   private _exact(): ReducedStream {
     const raw = this._raw;
     if (raw === null) throw new Error("exact output requested after the raw buffer was discarded");
-    return {
-      bytes: raw.subarray(0, this._rawLen),
-      changed: false,
-      omittedLines: 0,
-      omittedBytes: 0,
-      truncatedLines: 0,
-      inputBytes: this._inputBytes,
-      inputLines: this._inputLines,
-    };
+    return unchangedStream(raw.subarray(0, this._rawLen), this._inputBytes, this._inputLines);
   }
 
   /** Fallback when the marker alone exceeds the budget: the marker, cut to fit. */

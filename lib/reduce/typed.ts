@@ -82,7 +82,13 @@ import {
   TAIL_LINES,
 } from "./typed_budget.ts";
 import { LineContent } from "./_line_content.ts";
-import type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
+import {
+  type ChildStatus,
+  type Recovery,
+  type ReducedStream,
+  type StreamReducer,
+  unchangedStream,
+} from "./types.ts";
 
 /** The marker flags of a {@link classifyLine} answer; the rest are its form flags. */
 const MARKS = Evidence.Passing | Evidence.Diagnostic | Evidence.Failure;
@@ -653,15 +659,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
 
   private _unchanged(): ReducedStream {
     const raw = this._raw!;
-    return {
-      bytes: this._rawUsed === 0 ? EMPTY : raw.slice(0, this._rawUsed),
-      changed: false,
-      omittedLines: 0,
-      omittedBytes: 0,
-      truncatedLines: 0,
-      inputBytes: this._inputBytes,
-      inputLines: this._inputLines,
-    };
+    const bytes = this._rawUsed === 0 ? EMPTY : raw.slice(0, this._rawUsed);
+    return unchangedStream(bytes, this._inputBytes, this._inputLines);
   }
 
   private _diagnosticNote(omitted: number): string {

@@ -36,6 +36,23 @@ export interface ReducedStream {
   readonly inputLines: number;
 }
 
+/** The result that shows `bytes`, the exact input of `inputBytes` bytes in `inputLines` lines, as it was. */
+export function unchangedStream(
+  bytes: Uint8Array,
+  inputBytes: number,
+  inputLines: number,
+): ReducedStream {
+  return {
+    bytes,
+    changed: false,
+    omittedLines: 0,
+    omittedBytes: 0,
+    truncatedLines: 0,
+    inputBytes,
+    inputLines,
+  };
+}
+
 /**
  * A bounded byte-stream reducer. `push` is total: any bytes are valid data.
  * `finish` is called once, after the last `push`.
