@@ -29,6 +29,7 @@
  */
 import { AnsiStripper } from "../bytes/ansi.ts";
 import { classifyLine, Evidence, MANDATORY } from "./evidence.ts";
+import { leadsWithLocation } from "./source_location.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
 import type { Recovery } from "./types.ts";
 
@@ -72,19 +73,9 @@ export interface CappedOutput {
 
 const LF = 10;
 const ESC = 27;
-const COLON = 0x3a;
-const QUOTE = 0x22;
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/**
- * A line that leads with a source location (`src/a.rs:12:5 …`, `  File "x.py", line 3`):
- * kept with the diagnostics, since compilers, linters and tracebacks put the place there.
- * Only the first 256 bytes are read.
- */
-const LOCATION_LEAD =
-  /^\s*(?:(?:[\w@.~+-]+\/)*[\w@.+-]+\.[A-Za-z]\w{0,5}:\d+|File "[^"]+", line \d+)/;
-/** The flag the cap gives a location-leading line, beside the evidence flags. */
+/** The flag the cap gives a line that leads with a source location (`source_location.ts`). */
 const LOCATION = 1 << 8;
 
 function flagsOf(bytes: Uint8Array, start: number, end: number): number {
@@ -97,9 +88,7 @@ function flagsOf(bytes: Uint8Array, start: number, end: number): number {
     to = new AnsiStripper().strip(bytes, start, end, line, 0);
   }
   const flags = classifyLine(line, from, to);
-  const window = line.subarray(from, Math.min(to, from + 256));
-  if (window.indexOf(COLON) === -1 && window.indexOf(QUOTE) === -1) return flags;
-  return LOCATION_LEAD.test(decoder.decode(window)) ? flags | LOCATION : flags;
+  return leadsWithLocation(line, from, to) ? flags | LOCATION : flags;
 }
 
 /** The start of the UTF-8 sequence that holds byte `at` (never cut inside a character). */
