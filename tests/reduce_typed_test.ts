@@ -335,6 +335,54 @@ Deno.test("build: progress goes, identical diagnostics collapse with a count", (
   assert.ok(!out.includes("Building CXX object src/f200"));
 });
 
+Deno.test("build: findings that lead with a location but carry no marker word survive", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(`example.com/shop/internal/p${i}`);
+  for (let i = 0; i < 30; i++) lines.push(`go: downloading github.com/acme/m${i} v1.${i}.0`);
+  lines.splice(150, 0, "# example.com/shop/internal/p150", "./p150/a.go:12:9: undefined: decimal");
+  lines.splice(200, 0, "/abs/src/p200/b.go:3:2: declared and not used: rows");
+  const out = text(rule("build"), lines.join("\n") + "\n", 1);
+  assert.ok(out.includes("./p150/a.go:12:9: undefined: decimal\n"), out);
+  assert.ok(out.includes("/abs/src/p200/b.go:3:2: declared and not used: rows\n"), out);
+  assert.ok(
+    !out.includes("go: downloading github.com/acme/m7 "),
+    "go's download progress is noise",
+  );
+});
+
+Deno.test("test: inside a failure block, located lines and stack frames are kept; outside, fill", () => {
+  const passing: string[] = [];
+  for (let i = 0; i < 200; i++) {
+    passing.push(
+      `=== RUN   TestOk${i}`,
+      `    ok_test.go:${i + 1}: log ${i}`,
+      `--- PASS: TestOk${i} (0.00s)`,
+    );
+  }
+  const failing = [
+    "--- FAIL: TestTotals (0.00s)",
+    "    totals_test.go:41: got 7",
+    "    totals_test.go:42: want 8",
+    "    totals_test.go:43: for [5 2 0]",
+    "    totals_test.go:44: with rounding",
+    "  ● cart › adds",
+    "    Expected: 8",
+    "    Received: 7",
+    '      7 |   it("adds", () => {',
+    "    > 8 |     expect(total([5, 2, 0])).toBe(8);",
+    "      at Object.toBe (src/cart.test.js:8:30)",
+    "      at run (file:///srv/app/node_modules/runner.js:77:5)",
+  ];
+  const input = [...passing.slice(0, 300), ...failing, ...passing.slice(300), "FAIL\n"].join("\n");
+  const out = text(rule("test"), input, 1);
+  for (const want of failing) {
+    if (/:\d+/.test(want) || want.startsWith("---") || want.includes("●")) {
+      assert.ok(out.includes(want + "\n"), want);
+    }
+  }
+  assert.ok(!out.includes("ok_test.go:150: log 149"), "a passing test's log line is fill");
+});
+
 Deno.test("build: exit 0 with an error line in the text uses the failure budget", () => {
   const lines = Array.from({ length: 600 }, (_, i) => `note ${i}: ${"x".repeat(40)}`);
   lines.splice(300, 0, "error: the build failed quietly");

@@ -4,9 +4,12 @@
  * (`[12/480] Building CXX…`, `[ 40%] Building C object`, `Compiling foo
  * v1.2`, `Checking`, `Downloading…`, `Downloaded`, `Fresh`, make's
  * `Entering`/`Leaving directory`, `Scanning dependencies`, Gradle's
- * `> Task`, Maven's `[INFO] ---`/`Download…` lines) are noise; every error
+ * `> Task`, Maven's `[INFO] ---`/`Download…` lines, go's `go: downloading`) are noise; every error
  * and warning line with its following context (location, source line,
- * caret) is kept by the engine, identical diagnostics once with a count.
+ * caret) is kept by the engine, identical diagnostics once with a count. A
+ * line that leads with a source location (`./x.go:12:5: undefined: y`,
+ * go vet's and flake8's findings, gcc's `note:` lines) is a finding even
+ * without a marker word, and is kept with the warnings.
  *
  * @module
  */
@@ -19,6 +22,7 @@ import {
   startsWith,
   stateless,
 } from "./family.ts";
+import { leadsWithLocation } from "../source_location.ts";
 
 const NOISE_PREFIXES = new PrefixSet([
   "Compiling ",
@@ -44,6 +48,9 @@ const NOISE_PREFIXES = new PrefixSet([
   "Determining projects",
   "Restored ",
   "-- ",
+  "go: downloading ",
+  "go: finding ",
+  "go: extracting ",
 ]);
 
 function line(
@@ -66,7 +73,8 @@ function line(
     ) i++;
     if (i > at + 1 && bytes[i] === 0x5d) return Role.Noise;
   }
-  return makeDirectory(bytes, at, end) ? Role.Noise : Role.Other;
+  if (makeDirectory(bytes, at, end)) return Role.Noise;
+  return leadsWithLocation(bytes, at, end) ? Role.Important : Role.Other;
 }
 
 /** make's `make[2]: Entering directory '…'` and `Leaving directory` lines (also gmake). */

@@ -11,18 +11,30 @@
  * failures; diagnostics with their context and the runner's own summary
  * lines are kept by the engine.
  *
+ * Inside a failure block (opened by a failing mark, `--- FAIL`, `FAIL`,
+ * `ERROR`, pytest's `___ name ___` header, `Traceback` or `panic:`; closed
+ * by the next passing or progress line), a line that leads with a source
+ * location (`    x_test.go:41: want 2`) or a stack frame that names one
+ * (`at Object.<anonymous> (a.test.ts:12:3)`) is kept with the warnings: it
+ * says where the failure is. Outside a block such lines (a passing test's
+ * `t.Log`) stay fill.
+ *
+ * Known miss: `go test -v` prints a failing test's messages before its
+ * `--- FAIL` line; they are kept only as the failure's context or fill.
+ *
  * @module
  */
 import { Evidence } from "../evidence.ts";
 import {
   type Family,
   type KeySink,
+  type LineParser,
   PrefixSet,
   Role,
   skipBlanks,
   startsWith,
-  stateless,
 } from "./family.ts";
+import { isLocatedStackFrame, leadsWithLocation } from "../source_location.ts";
 
 const NOISE_PREFIXES = new PrefixSet([
   "=== RUN",
@@ -46,7 +58,46 @@ const NOISE_PREFIXES = new PrefixSet([
 
 const FAILURE_MARKS = new PrefixSet(["✕ ", "× ", "✗ ", "✘ ", "not ok ", "● "]);
 
-function line(
+/** Lines that open a failure block though the runner marks them with a word, not a sign. */
+const BLOCK_OPENERS = new PrefixSet(["--- FAIL", "FAIL", "ERROR", "___", "Traceback", "panic:"]);
+/** Per-test progress that closes a failure block (besides passing-test lines). */
+const BLOCK_CLOSERS = new PrefixSet(["=== RUN", "--- PASS", "--- SKIP", "RUN ", "Running "]);
+
+/** The test kind's parser: {@link lineRole} plus whether a failure block is open. */
+class TestParser implements LineParser {
+  private _inFailure = false;
+
+  line(bytes: Uint8Array, start: number, end: number, flags: number, sink: KeySink): number {
+    const role = lineRole(bytes, start, end, flags, sink);
+    if (role === Role.Failure) {
+      this._inFailure = true;
+      return role;
+    }
+    const at = skipBlanks(bytes, start, end);
+    if ((flags & Evidence.Passing) !== 0 || BLOCK_CLOSERS.matchAt(bytes, at, end)) {
+      this._inFailure = false;
+      return role;
+    }
+    if (role === Role.Noise) return role;
+    if (BLOCK_OPENERS.matchAt(bytes, at, end)) {
+      this._inFailure = true;
+      return role;
+    }
+    if (
+      this._inFailure &&
+      (leadsWithLocation(bytes, at, end) || isLocatedStackFrame(bytes, at, end))
+    ) {
+      return Role.Important;
+    }
+    return role;
+  }
+
+  retainedBytes(): number {
+    return 0;
+  }
+}
+
+function lineRole(
   bytes: Uint8Array,
   start: number,
   end: number,
@@ -125,5 +176,5 @@ export const TEST: Family = {
   textShowsFailure: true,
   headRows: false,
   readsPassing: true,
-  create: stateless(line),
+  create: () => new TestParser(),
 };
