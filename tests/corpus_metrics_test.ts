@@ -113,6 +113,16 @@ Deno.test("survival counts diagnostic lines as a multiset and facts as substring
   assert.equal(same.diagnosticLinesKept, same.diagnosticLines);
 });
 
+Deno.test("a kept line with the reducers' repeat note counts every copy it states", () => {
+  const original = bytes("warning: x\nok\nwarning: x\nwarning: x\nerror: y\nerror: y\n");
+  const reduced = bytes(
+    "warning: x\n[yarp: the line above appears 3 times]\nerror: y\n[yarp: omitted]\n",
+  );
+  const survival = measureSurvival(original, reduced);
+  assert.equal(survival.diagnosticLines, 5);
+  assert.equal(survival.diagnosticLinesKept, 4);
+});
+
 Deno.test("dropping lines never keeps more than was found (property)", () => {
   const line = fc.constantFrom(
     "error: x",

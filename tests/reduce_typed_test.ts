@@ -383,6 +383,29 @@ Deno.test("test: inside a failure block, located lines and stack frames are kept
   assert.ok(!out.includes("ok_test.go:150: log 149"), "a passing test's log line is fill");
 });
 
+Deno.test("test: a workspace runner's [pkg]: prefix is read past", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(`[@shop/web]: PASS src/w${i}.test.ts (1.2 s)`);
+  lines.push(
+    "[@shop/lib]: FAIL src/cart.test.ts",
+    "[@shop/lib]:   ● cart › adds",
+    "[@shop/lib]:     Expected: 8",
+    "[@shop/lib]:     Received: 7",
+    "[@shop/lib]:",
+    "[@shop/lib]:     > 8 |     expect(total([5, 2, 0])).toBe(8);",
+    "[@shop/lib]:       at Object.toBe (src/cart.test.ts:8:30)",
+    "[@shop/lib]:       at run (src/harness.ts:77:5)",
+    "[@shop/lib]: Tests:       1 failed, 300 passed, 301 total",
+  );
+  const out = text(rule("test"), lines.join("\n") + "\n", 1);
+  for (const want of lines.slice(300)) {
+    if (want.includes(" at ") || want.includes("●") || want.includes("Tests:")) {
+      assert.ok(out.includes(want + "\n"), want);
+    }
+  }
+  assert.ok(!out.includes("src/w150.test.ts"), "passing lines behind the prefix are noise");
+});
+
 Deno.test("build: exit 0 with an error line in the text uses the failure budget", () => {
   const lines = Array.from({ length: 600 }, (_, i) => `note ${i}: ${"x".repeat(40)}`);
   lines.splice(300, 0, "error: the build failed quietly");

@@ -11,7 +11,8 @@
  *   contain one (`_assertStatus`) and passing-test lines (`✓ …`, `ok …`,
  *   `PASS …`, whose names often say "error") are not. Kept means
  *   the same line (trailing white space ignored) is still a line of the
- *   reduced text, counted as a multiset.
+ *   reduced text, counted as a multiset; a kept line followed by the
+ *   reducers' `[yarp: the line above appears N times]` counts N times.
  * - Key facts, by kind: `test` (failing test names from go test, pytest,
  *   jest, vitest, mocha), `location` (`file:line[:col]`, tsc's
  *   `file(line,col)` and Python `File "…", line N`, on diagnostic lines and
@@ -25,6 +26,7 @@
 import { AnsiStripper } from "../bytes/ansi.ts";
 import { bytesEqual } from "../bytes/byte_search.ts";
 import { isDiagnosticText } from "../reduce/evidence.ts";
+import { repeatNoteCount } from "../reduce/marker.ts";
 
 /** The kinds of key facts, in report order. */
 export const FACT_KINDS = ["test", "location", "diagnostic", "exception", "build"] as const;
@@ -184,10 +186,13 @@ export function measureSurvival(original: Uint8Array, reduced: Uint8Array): Surv
   }
   const after = readableLines(reduced);
   const available = new Map<string, number>();
-  for (const line of after) {
+  for (let i = 0; i < after.length; i++) {
+    const line = after[i];
     if (!isDiagnosticLine(line)) continue;
     const key = line.trimEnd();
-    available.set(key, (available.get(key) ?? 0) + 1);
+    // A kept line followed by the reducers' repeat note stands for every copy it counts.
+    const copies = i + 1 < after.length ? Math.max(1, repeatNoteCount(after[i + 1])) : 1;
+    available.set(key, (available.get(key) ?? 0) + copies);
   }
   let diagnosticLinesKept = 0;
   for (const line of before) {

@@ -79,3 +79,16 @@ export function truncationMarkerLength(omittedBytes: number): number {
 export function writeTruncationMarker(dst: Uint8Array, at: number, omittedBytes: number): number {
   return at + encoder.encodeInto(truncationMarker(omittedBytes), dst.subarray(at)).written;
 }
+
+/** The line after an exact duplicate kept once: `[yarp: the line above appears 3 times]` (count ≥ 2). */
+export function repeatNote(count: number): string {
+  return `[yarp: the line above appears ${formatCount(count)} times]`;
+}
+
+const REPEAT_NOTE = /^\[yarp: the line above appears ([\d,]+) times\]$/;
+
+/** The count a {@link repeatNote} line states, or 0 when `line` is not one. */
+export function repeatNoteCount(line: string): number {
+  const match = REPEAT_NOTE.exec(line);
+  return match === null ? 0 : Number(match[1].replaceAll(",", ""));
+}

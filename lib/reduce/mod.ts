@@ -32,7 +32,13 @@ export {
   MANDATORY,
 } from "./evidence.ts";
 export { SUCCESS_BUDGET_BYTES } from "./typed_budget.ts";
-export { formatCount, type OmissionFacts, omissionMarker, truncationMarker } from "./marker.ts";
+export {
+  formatCount,
+  type OmissionFacts,
+  omissionMarker,
+  repeatNoteCount,
+  truncationMarker,
+} from "./marker.ts";
 
 /**
  * A fresh reducer for one stream under `rule`. Its retained state never

@@ -63,7 +63,7 @@ import {
   NO_FAMILY_WORDS,
   Role,
 } from "./kinds/family.ts";
-import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
+import { formatCount, omissionMarker, repeatNote, truncationMarker } from "./marker.ts";
 import { RecordRing, RecordStore } from "./_records.ts";
 import {
   CONTEXT_LINES,
@@ -388,6 +388,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       words ? passing : passing | NO_FAMILY_WORDS,
       this,
     );
+    if (role === Role.Passed) return;
     if (role === Role.Row) {
       if (words && (markerFlags(b, start, end) & Evidence.Diagnostic) !== 0) {
         this._diagnosticLines++;
@@ -724,10 +725,6 @@ function plural(n: number, word: string): string {
 /** A key's bytes as text, invalid UTF-8 replaced. */
 function latin1Key(key: Uint8Array): string {
   return new TextDecoder().decode(key);
-}
-
-function repeatNote(count: number): string {
-  return `[yarp: the line above appears ${formatCount(count)} times]`;
 }
 
 function byteLength(text: string): number {

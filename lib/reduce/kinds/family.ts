@@ -23,6 +23,11 @@ export const Role = {
   Failure: 4,
   /** A line the family keeps with the warnings though it has no marker word (`DEPRECATION:`, `ERESOLVE`). */
   Important: 5,
+  /**
+   * A passing result that repeats per unit (go's bare `PASS` after each package): dropped, and
+   * never a summary the engine must show, however many there are.
+   */
+  Passed: 6,
 } as const;
 
 /** Where a parser puts a row's keys. */

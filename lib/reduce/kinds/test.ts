@@ -11,6 +11,14 @@
  * failures; diagnostics with their context and the runner's own summary
  * lines are kept by the engine.
  *
+ * go test's `ok  pkg  0.01s` line for each passing package is a row: counted
+ * (`[yarp: 45 passing packages]`) and shown as fill, and its bare `PASS`
+ * line is dropped, so a run of many packages is not a wall of summaries
+ * (which, past the engine's summary bound, would keep the input whole).
+ *
+ * A workspace runner's `[@scope/pkg]: ` prefix is read past, so a monorepo's
+ * per-package runs read as the runner's own lines.
+ *
  * Inside a failure block (opened by a failing mark, `--- FAIL`, `FAIL`,
  * `ERROR`, pytest's `___ name ___` header, `Traceback` or `panic:`; closed
  * by the next passing or progress line), a line that leads with a source
@@ -24,7 +32,7 @@
  *
  * @module
  */
-import { Evidence } from "../evidence.ts";
+import { Evidence, isPassingLine } from "../evidence.ts";
 import {
   type Family,
   type KeySink,
@@ -68,6 +76,12 @@ class TestParser implements LineParser {
   private _inFailure = false;
 
   line(bytes: Uint8Array, start: number, end: number, flags: number, sink: KeySink): number {
+    const from = workspacePrefixEnd(bytes, start, end);
+    if (from > start) {
+      start = from;
+      flags = (flags & ~Evidence.Passing) |
+        (isPassingLine(bytes, start, end) ? Evidence.Passing : Evidence.None);
+    }
     const role = lineRole(bytes, start, end, flags, sink);
     if (role === Role.Failure) {
       this._inFailure = true;
@@ -104,7 +118,10 @@ function lineRole(
   flags: number,
   _sink: KeySink,
 ): number {
-  if ((flags & Evidence.Passing) !== 0) return Role.Noise;
+  if ((flags & Evidence.Passing) !== 0) {
+    if (goPackagePassed(bytes, start, end)) return Role.Row;
+    return barePass(bytes, start, end) ? Role.Passed : Role.Noise;
+  }
   const at = skipBlanks(bytes, start, end);
   if (at === end) return Role.Noise;
   if (FAILURE_MARKS.matchAt(bytes, at, end)) return Role.Failure;
@@ -126,6 +143,51 @@ function lineRole(
     return Role.Noise; // TAP YAML block edges
   }
   return Role.Other;
+}
+
+/**
+ * go test's line for a package that passed, at the start of the line:
+ * `ok`, blanks, the package path, blanks, then its time, `(cached)` or
+ * `[no tests to run]`. A run of many packages prints one each: rows to
+ * count, not summaries that must all be shown.
+ */
+function goPackagePassed(bytes: Uint8Array, start: number, end: number): boolean {
+  if (!startsWith(bytes, start, end, "ok")) return false;
+  let i = start + 2;
+  const path = skipBlanks(bytes, i, end);
+  if (path === i) return false;
+  i = path;
+  while (i < end && bytes[i] !== 0x20 && bytes[i] !== 0x09) i++;
+  const after = skipBlanks(bytes, i, end);
+  if (i === path || after === i || after === end) return false;
+  const b = bytes[after];
+  return (b >= 0x30 && b <= 0x39) || b === 0x28 || b === 0x5b;
+}
+
+/**
+ * The end of a workspace runner's prefix (`[@scope/pkg]: `, as `yarn workspaces foreach`
+ * prints before each line of a package's run), or `start` when the line has none.
+ */
+function workspacePrefixEnd(bytes: Uint8Array, start: number, end: number): number {
+  if (bytes[start] !== 0x5b) return start; // [
+  let i = start + 1;
+  while (i < end && i - start < 128) {
+    const b = bytes[i];
+    const name = (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) ||
+      (b >= 0x30 && b <= 0x39) || b === 0x40 || b === 0x2f || b === 0x2d || b === 0x2e ||
+      b === 0x5f;
+    if (!name) break;
+    i++;
+  }
+  if (i === start + 1 || !startsWith(bytes, i, end, "]: ")) return start;
+  return i + 3;
+}
+
+/** go test's `PASS` alone on a line (after each package's tests, before its `ok` line). */
+function barePass(bytes: Uint8Array, start: number, end: number): boolean {
+  let last = end;
+  while (last > start && (bytes[last - 1] === 0x20 || bytes[last - 1] === 0x09)) last--;
+  return last - start === 4 && startsWith(bytes, start, last, "PASS");
 }
 
 /** A mocha failure title: `  1) suite name` (indented, a number, `) `). */
@@ -167,9 +229,9 @@ function endsWith(bytes: Uint8Array, start: number, end: number, text: string): 
   return end - start >= text.length && startsWith(bytes, end - text.length, end, text);
 }
 
-/** The test family. */
+/** The test family; its rows are go's passing-package lines. */
 export const TEST: Family = {
-  rowNoun: "",
+  rowNoun: "passing package",
   keyNoun: "",
   key2Noun: "",
   samplesPerKey: 0,
