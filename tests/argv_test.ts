@@ -32,6 +32,15 @@ Deno.test("the Maven and Gradle project wrappers select their tool's rules by na
   }
 });
 
+Deno.test("go's versioned release wrappers select go's rules; other go-prefixed names do not", () => {
+  for (const wrapper of ["go1.26.0", "go1.22rc1", "go1.21beta2", "go1.25"]) {
+    assert.equal(normalizeArgv([wrapper, "test", "./..."])?.program, "go", wrapper);
+  }
+  for (const other of ["go1", "go1.x", "gox1.2", "go1.26.0.exe", "golangci-lint", "go2.0.0"]) {
+    assert.notEqual(normalizeArgv([other, "test"])?.program, "go", other);
+  }
+});
+
 /** [argv, expected tail, expected skipped] */
 const SKIPPING: readonly (readonly [readonly string[], readonly string[], readonly string[]])[] = [
   // git options that take a value, with the value present: skipped

@@ -18,9 +18,19 @@ const PROJECT_WRAPPERS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
+ * Go's versioned wrappers (`go1.26.0`, `go1.22rc1`, as `golang.org/dl`
+ * installs them) run that release of the `go` command with the same
+ * arguments and print what it prints, so they select `go`'s rules.
+ */
+const GO_RELEASE_WRAPPER = /^go1\.\d+(?:\.\d+|rc\d+|beta\d+)?$/;
+
+/**
  * The name rules know `argv0` by: a reviewed project wrapper's name
- * (`./mvnw` is `mvnw`), else `argv0` unchanged. Pure.
+ * (`./mvnw` is `mvnw`), `go` for a versioned go wrapper (`go1.26.0`), else
+ * `argv0` unchanged. Pure.
  */
 export function ruleProgramName(argv0: string): string {
-  return PROJECT_WRAPPERS.get(argv0) ?? argv0;
+  const wrapper = PROJECT_WRAPPERS.get(argv0);
+  if (wrapper !== undefined) return wrapper;
+  return GO_RELEASE_WRAPPER.test(argv0) ? "go" : argv0;
 }
