@@ -24,8 +24,10 @@
  *   one (`_assertStatus`) are not.
  *   {@link Evidence.Failure} is set with it unless every marker is a warning.
  * - {@link Evidence.Passing}: a passing-test line (`✓ …`, `✔ …`, `√ …`, `ok …`,
- *   `PASS …` after leading white space, Surefire's per-class
- *   `Tests run: 3, Failures: 0, Errors: 0, …, Time elapsed: …`), whose names often say "error".
+ *   `PASS …` after leading white space, go's `--- PASS: …` and `--- SKIP: …`,
+ *   Surefire's per-class `Tests run: 3, Failures: 0, Errors: 0, …, Time
+ *   elapsed: …`) or go's per-test progress (`=== RUN   TestParseError`,
+ *   `=== PAUSE …`, `=== CONT …`), whose names often say "error".
  * - {@link Evidence.Summary}: a test, build or install summary line
  *   (`test result: ok. 4 passed; …`, `Tests:  1 failed, 5 passed, 6 total`,
  *   `✔ 4004 passed, 0 failed`, `=== 3 passed in 0.1s ===`, `ok  pkg 0.1s`,
@@ -252,12 +254,15 @@ function skipSpace(bytes: Uint8Array, start: number, end: number): number {
 
 /**
  * True when `bytes[start, end)` is a passing-test line: `✓ ✔ √`, `ok` or
- * `PASS` as its first word, or Maven Surefire's per-class totals without a
- * failure or error (`[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped:
- * 0, Time elapsed: 0.1 s -- in Foo`), whose `Failures` is no failure.
+ * `PASS` as its first word, go's `--- PASS: ` and `--- SKIP: ` lines and its
+ * per-test progress (`=== RUN `, `=== PAUSE `, `=== CONT `: a test's name,
+ * not its outcome), or Maven Surefire's per-class totals without a failure
+ * or error (`[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0, Time
+ * elapsed: 0.1 s -- in Foo`), whose `Failures` is no failure.
  */
 export function isPassingLine(bytes: Uint8Array, start: number, end: number): boolean {
   const i = skipSpace(bytes, start, end);
+  if (bytes[i] === 0x2d || bytes[i] === 0x3d) return goTestProgress(bytes, i, end); // - =
   if (bytes[i] === 0x5b || bytes[i] === 0x54) return surefireClassPassed(bytes, i, end); // [ T
   if (i + 3 <= end && bytes[i] === 0xe2) {
     const b1 = bytes[i + 1];
@@ -274,6 +279,16 @@ export function isPassingLine(bytes: Uint8Array, start: number, end: number): bo
   ) {
     return i + 4 === end || WORD[bytes[i + 4]] === 0;
   }
+  return false;
+}
+
+const GO_PROGRESS = ["--- PASS: ", "--- SKIP: ", "=== RUN ", "=== PAUSE ", "=== CONT "].map((p) =>
+  new TextEncoder().encode(p)
+);
+
+/** go test's passing, skipped and progress lines at `at` (see {@link isPassingLine}). */
+function goTestProgress(bytes: Uint8Array, at: number, end: number): boolean {
+  for (const prefix of GO_PROGRESS) if (bytesAt(bytes, at, end, prefix)) return true;
   return false;
 }
 

@@ -45,11 +45,6 @@ import {
 import { isLocatedStackFrame, leadsWithLocation } from "../source_location.ts";
 
 const NOISE_PREFIXES = new PrefixSet([
-  "=== RUN",
-  "=== PAUSE",
-  "=== CONT",
-  "--- PASS:",
-  "--- SKIP:",
   "# Subtest:",
   "duration_ms:",
   "type: 'test'",
@@ -68,8 +63,8 @@ const FAILURE_MARKS = new PrefixSet(["✕ ", "× ", "✗ ", "✘ ", "not ok ", "
 
 /** Lines that open a failure block though the runner marks them with a word, not a sign. */
 const BLOCK_OPENERS = new PrefixSet(["--- FAIL", "FAIL", "ERROR", "___", "Traceback", "panic:"]);
-/** Per-test progress that closes a failure block (besides passing-test lines). */
-const BLOCK_CLOSERS = new PrefixSet(["=== RUN", "--- PASS", "--- SKIP", "RUN ", "Running "]);
+/** Per-test progress that closes a failure block (besides passing and go's progress lines). */
+const BLOCK_CLOSERS = new PrefixSet(["RUN ", "Running "]);
 
 /** The test kind's parser: {@link lineRole} plus whether a failure block is open. */
 class TestParser implements LineParser {
