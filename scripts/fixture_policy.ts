@@ -20,6 +20,13 @@ export const REDUCE_CASES = [
   "invalid-utf8",
 ] as const;
 
+/**
+ * A case a `search` rule may add: `source-terms`, a result where one source
+ * term of the command occurs only late, after many rows of another; every
+ * term a row holds must be shown (evidence class 3).
+ */
+export const SOURCE_TERMS_CASE = "source-terms";
+
 /** Rules whose tool writes to one stream only, so `separate-streams` has one empty stream. */
 export const ONE_STREAM_RULES: Readonly<Record<string, string>> = {
   "build/go-build": "go build writes everything (-v lists, compiler errors) to stderr",
@@ -190,4 +197,23 @@ export function textLines(bytes: Uint8Array): string[] {
   const parts = latin1.decode(bytes).split("\n");
   if (parts.at(-1) === "") parts.pop();
   return parts.map((part) => part.endsWith("\r") ? part.slice(0, -1) : part);
+}
+
+/**
+ * True when every source term of `terms` that some line of `input` holds
+ * also occurs in `output` (in any ASCII case when the terms ignore case):
+ * the property of a `source-terms` case.
+ */
+export function termsShown(
+  terms: { readonly terms: readonly string[]; readonly ignoreCase: boolean },
+  input: Uint8Array,
+  output: Uint8Array,
+): boolean {
+  const fold = (text: string) =>
+    terms.ignoreCase ? text.replace(/[A-Z]/g, (c) => c.toLowerCase()) : text;
+  const lines = textLines(input).map(fold);
+  const shown = fold(textLines(output).join("\n"));
+  return terms.terms.every((term) =>
+    !lines.some((line) => line.includes(fold(term))) || shown.includes(fold(term))
+  );
 }

@@ -20,7 +20,7 @@ import { type RuleFixture, validateFixtureText } from "../lib/rules/fixture.ts";
 import { type ReductionRule, type Rule, TYPED_REDUCER_KINDS } from "../lib/rules/model.ts";
 import { createRuleRegistry, ruleSourceFromPack, type Selection } from "../lib/rules/registry.ts";
 import { loadSourcePack } from "../lib/rules/source_pack.ts";
-import { createStreamReducer } from "../lib/reduce/mod.ts";
+import { createStreamReducer, type SourceTerms, sourceTerms } from "../lib/reduce/mod.ts";
 import { isDiagnosticLine } from "../lib/corpus/facts.ts";
 import {
   GUARDS_WITHOUT_SHADOW,
@@ -28,6 +28,8 @@ import {
   MIDDLE_LINE_LOST,
   ONE_STREAM_RULES,
   REDUCE_CASES,
+  SOURCE_TERMS_CASE,
+  termsShown,
   textLines,
   TRANSFORM_CASES,
 } from "../scripts/fixture_policy.ts";
@@ -64,8 +66,14 @@ interface StreamResult {
   readonly truncatedLines: number;
 }
 
-function reduce(rule: ReductionRule, input: Uint8Array, code: number, chunk: number): StreamResult {
-  const reducer = createStreamReducer(rule);
+function reduce(
+  rule: ReductionRule,
+  terms: SourceTerms,
+  input: Uint8Array,
+  code: number,
+  chunk: number,
+): StreamResult {
+  const reducer = createStreamReducer(rule, terms);
   const step = Math.min(chunk, Math.max(input.length, 1));
   for (let at = 0; at < input.length; at += step) reducer.push(input.subarray(at, at + step));
   const out = reducer.finish({ code }, { kind: "none" });
@@ -214,6 +222,18 @@ function checkCase(
         at("invalid-utf8 input must not be valid UTF-8"),
       );
       break;
+    case SOURCE_TERMS_CASE: {
+      const spec = (rulesById.get(ruleDir) as ReductionRule).reducer;
+      assert.equal(spec.kind, "search", at("source-terms is a case of search rules"));
+      assert.ok(changed, at("source-terms output must be reduced"));
+      const terms = sourceTerms(fixture.argv);
+      assert.ok(terms.terms.length >= 2, at("source-terms needs two source terms"));
+      assert.ok(
+        termsShown(terms, fixture.stdout, fixture.expectedStdout),
+        at("a source term a row holds is not shown"),
+      );
+      break;
+    }
     default:
       assert.fail(at(`unknown case name "${caseName}"`));
   }
@@ -242,9 +262,11 @@ for (const file of files) {
       ];
       const found: StreamResult[] = [];
       for (const [name, input, expected] of streams) {
-        const first = reduce(rule, input, fixture.exitCode, CHUNKINGS[0]);
+        // The command's source terms, as `yarp run` reads them from its argv.
+        const terms = sourceTerms(fixture.argv);
+        const first = reduce(rule, terms, input, fixture.exitCode, CHUNKINGS[0]);
         for (const chunk of CHUNKINGS.slice(1)) {
-          const again = reduce(rule, input, fixture.exitCode, chunk);
+          const again = reduce(rule, terms, input, fixture.exitCode, chunk);
           assert.deepEqual(
             again,
             first,

@@ -88,6 +88,27 @@ const BYTE_TEXT = new TextDecoder("windows-1252");
  */
 const NATIVE_COMPARE_BYTES = 256;
 
+const UTF8_TEXT = new TextDecoder();
+
+/**
+ * `bytes` as text of one UTF-16 unit per byte, so string offsets are byte
+ * offsets and an ASCII byte is its own character: decoded as UTF-8 when
+ * that gives as many units as bytes (ASCII, the fastest decode), else as
+ * windows-1252. Native string searches can then run over bytes.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { byteText } from "./byte_search.ts";
+ * equal(byteText(new TextEncoder().encode("a:b")).indexOf(":"), 1);
+ * equal(byteText(new TextEncoder().encode("é:b")).indexOf(":"), 2);
+ * ```
+ */
+export function byteText(bytes: Uint8Array): string {
+  const text = UTF8_TEXT.decode(bytes);
+  return text.length === bytes.length ? text : BYTE_TEXT.decode(bytes);
+}
+
 /** True when `a` and `b` hold the same bytes in the same order. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

@@ -77,7 +77,8 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     decision = await decide(source, options.rulePacks, loadShellTreeParser);
   }
   if (options.json) {
-    io.out(JSON.stringify(decision) + "\n");
+    const { argv: _argv, ...shown } = decision; // the wrapper already says the argv
+    io.out(JSON.stringify(shown) + "\n");
   } else if (decision.command !== undefined) {
     io.out(decision.command + "\n");
   }

@@ -18,7 +18,7 @@
  */
 import type { ReductionRule } from "../rules/model.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
-import { createStreamReducer } from "../reduce/mod.ts";
+import { createStreamReducer, sourceTerms } from "../reduce/mod.ts";
 import { reduceFinishedResult } from "../shell/finished_result.ts";
 import type { ShellParser } from "../shell/mod.ts";
 import { decideRewrite } from "../shell/rewrite_decision.ts";
@@ -71,8 +71,9 @@ export function createEngine(parser: ShellParser, registry: RuleRegistry): Engin
     if (runRule !== undefined && record.streams.mode === "separate") {
       const status = { code: record.exitCode ?? 1 };
       const recovery = { kind: "archived", id: REPLAY_ARCHIVE_ID } as const;
+      const terms = sourceTerms(decision.argv ?? []); // as `yarp run` reads them from its argv
       const reduce = (bytes: Uint8Array) => {
-        const reducer = createStreamReducer(runRule);
+        const reducer = createStreamReducer(runRule, terms);
         reducer.push(bytes);
         return reducer.finish(status, recovery);
       };

@@ -18,6 +18,7 @@ import { LOG } from "./kinds/log.ts";
 import { SEARCH } from "./kinds/search.ts";
 import { STATUS } from "./kinds/status.ts";
 import { TEST } from "./kinds/test.ts";
+import type { SourceTerms } from "./source_terms.ts";
 import type { StreamReducer } from "./types.ts";
 
 export type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
@@ -39,11 +40,14 @@ export {
   repeatNoteCount,
   truncationMarker,
 } from "./marker.ts";
+export { NO_TERMS, type SourceTerms, sourceTerms } from "./source_terms.ts";
 
 /**
  * A fresh reducer for one stream under `rule`. Its retained state never
  * exceeds `streamMemoryBound(rule)`; callers check that bound with
- * `checkMemoryBound` before starting the child.
+ * `checkMemoryBound` before starting the child. `terms`, the command's
+ * source terms (`sourceTerms` of its argv), give the `search` kind one
+ * sample row per term; every other kind ignores them.
  *
  * @example
  * ```ts
@@ -66,7 +70,7 @@ export {
  * );
  * ```
  */
-export function createStreamReducer(rule: ReductionRule): StreamReducer {
+export function createStreamReducer(rule: ReductionRule, terms?: SourceTerms): StreamReducer {
   const reducer = rule.reducer;
   switch (reducer.kind) {
     case "head_tail":
@@ -74,7 +78,7 @@ export function createStreamReducer(rule: ReductionRule): StreamReducer {
     case "line_filter":
       return new LineFilterStreamReducer(rule, reducer);
     case "search":
-      return new TypedStreamReducer(rule, SEARCH);
+      return new TypedStreamReducer(rule, SEARCH, terms);
     case "diff":
       return new TypedStreamReducer(rule, DIFF);
     case "status":

@@ -16,8 +16,13 @@
  *    counted);
  * 2. diagnostics (failures first, then warnings) with the lines right
  *    after a failure as bounded context, exact duplicates once with a count;
- * 3. structural lines of the family (diff and hunk headers, branch lines);
- * 4. a fixed summary of rows by key (`[yarp: 1,204 matches in 31 files: …]`);
+ * 3. one sample for every source term (`_term_samples.ts`): given the
+ *    command's terms (the search kind: `sourceTerms` of its argv), the
+ *    first row that holds each term, in term order; without terms no row is
+ *    searched;
+ * 4. a fixed summary of rows by key (`[yarp: 1,204 matches in 31 files: …]`),
+ *    then structural lines of the family (diff and hunk headers, branch
+ *    lines);
  * 5. diverse examples: the first rows of each key, key by key;
  * 6. head and tail fill.
  *
@@ -82,6 +87,8 @@ import {
   TAIL_LINES,
 } from "./typed_budget.ts";
 import { LineContent } from "./_line_content.ts";
+import type { SourceTerms } from "./source_terms.ts";
+import { TermSamples } from "./_term_samples.ts";
 import {
   type ChildStatus,
   type Recovery,
@@ -244,6 +251,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private readonly _tail: RecordRing;
   private readonly _keys = new KeyTable(MAX_KEYS);
   private readonly _keys2 = new KeyTable(MAX_KEYS2);
+  /** The first row of every source term, or null without terms. */
+  private readonly _terms: TermSamples | null;
   private _summaryLines = 0;
   private _mandatoryLost = 0;
   private _diagnosticLines = 0;
@@ -260,10 +269,14 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _key2Length = -1;
   minus = false;
 
-  /** Prepares state for `rule` under `family`. */
-  constructor(rule: ReductionRule, family: Family) {
+  /**
+   * Prepares state for `rule` under `family`; with `terms` (the command's
+   * source terms), its rows are searched for the terms without a sample.
+   */
+  constructor(rule: ReductionRule, family: Family, terms?: SourceTerms) {
     this._rule = rule;
     this._family = family;
+    this._terms = terms === undefined || terms.terms.length === 0 ? null : new TermSamples(terms);
     this._parser = family.create();
     // Families of data rows alone ask for form words only on their few other lines: those
     // lines are scanned whole, and the chunk search looks for marker words alone.
@@ -311,10 +324,13 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     lines.feed(chunk);
     this._chunk = chunk;
     this._candidates.search(chunk);
+    const terms = this._terms;
+    terms?.search(chunk);
     while (lines.next()) {
       this._line(lines.bytes, lines.start, lines.end, lines.ending, lines.droppedBytes);
     }
     this._tail.settle();
+    terms?.forget();
     this._chunk = EMPTY;
   }
 
@@ -337,7 +353,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._warnings.retainedBytes() + this._summaryHead.retainedBytes() +
       this._summaryTail.retainedBytes() + this._structure.retainedBytes() +
       this._samples.retainedBytes() + this._head.retainedBytes() + this._tail.retainedBytes() +
-      this._keys.retainedBytes() + this._keys2.retainedBytes() + FIXED_STATE_BYTES;
+      this._keys.retainedBytes() + this._keys2.retainedBytes() +
+      (this._terms?.retainedBytes() ?? 0) + FIXED_STATE_BYTES;
   }
 
   private _keepRaw(chunk: Uint8Array): void {
@@ -394,6 +411,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
         this._diagnosticLines++;
       }
       this._row(b, start, end, ending, dropped, index);
+      this._terms?.offer(b, start, end, ending, dropped, index);
       if (
         this._family.headRows &&
         this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)
@@ -555,7 +573,15 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     for (let s = 0; s < this._failures.size; s++) pick(this._failures, s, false, hard);
     for (let s = 0; s < this._warnings.size; s++) pick(this._warnings, s, false, hard);
 
-    // 3. the fixed summary of rows by key.
+    // 3. one sample for every source term, in term order (a later, shorter one may still fit).
+    const terms = this._terms;
+    if (terms !== null) {
+      for (let t = 0; t < terms.size; t++) {
+        const slot = terms.slot(t);
+        if (slot >= 0) pick(terms.store, slot, true, optionalLimit);
+      }
+    }
+    // 4. the fixed summary of rows by key.
     const keyLine = this._keySummary(failed ? 12 : 4);
     let extra = 0;
     if (keyLine !== "" && used + keyLine.length + eolBytes <= optionalLimit - reserve) {

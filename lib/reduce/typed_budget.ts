@@ -9,6 +9,7 @@ import { PARSER_STATE_BYTES } from "./kinds/family.ts";
 import { RECORD_META_BYTES } from "./_records.ts";
 import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
 import { MAX_CANDIDATES } from "./_word_candidates.ts";
+import { MAX_TERM_BYTES, MAX_TERMS } from "./source_terms.ts";
 
 /** The success budget of a typed result (seed 001: 512 bytes, measured against 384 and 704). */
 export const SUCCESS_BUDGET_BYTES = 512;
@@ -31,6 +32,13 @@ export const DIAGNOSTIC_RECORDS = 1024;
 export const STRUCTURE_RECORDS = 128;
 
 /**
+ * The most state of the source-term samples (`_term_samples.ts`): a record
+ * of {@link ROW_BYTES} and the term's bytes per term, and the lead-byte table.
+ */
+export const TERM_SAMPLES_BYTES = MAX_TERMS * (ROW_BYTES + RECORD_META_BYTES + MAX_TERM_BYTES + 4) +
+  256 * 2;
+
+/**
  * A conservative bound on a typed reducer's state for the envelope `env`,
  * beyond the fixed state every reducer counts (`FIXED_STATE_BYTES`); `env`
  * is a `StreamEnvelope` (`budget.ts`).
@@ -50,5 +58,6 @@ export function typedStateBytes(
     MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) +
     (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 32) + // keys and their hash slots (≤ 8 per key)
     HEAD_LINES * (ROW_BYTES + RECORD_META_BYTES) + TAIL_LINES * (ROW_BYTES + RECORD_META_BYTES) +
+    TERM_SAMPLES_BYTES +
     2 * env.outputBytes; // rendering
 }

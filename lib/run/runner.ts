@@ -286,9 +286,10 @@ export async function runReduced(
   // Loaded here, not at start-up: pass-through never needs the reducers. The load starts before
   // the spawn and is awaited after it, so the child runs meanwhile; no chunk is read before the
   // reducers and the capture exist (the pipes hold the child's first bytes, or make it wait).
-  const reducers = import("../reduce/mod.ts").then(({ createStreamReducer }) =>
-    [createStreamReducer(rule), createStreamReducer(rule)] as const
-  );
+  const reducers = import("../reduce/mod.ts").then(({ createStreamReducer, sourceTerms }) => {
+    const terms = sourceTerms(argv);
+    return [createStreamReducer(rule, terms), createStreamReducer(rule, terms)] as const;
+  });
   reducers.catch(() => {}); // a spawn failure never awaits it
   let opened = typeof capture === "function" ? undefined : capture;
   try {

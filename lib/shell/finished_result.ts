@@ -175,8 +175,9 @@ export async function reduceFinishedResult(
   }
   const exact = await obtain();
   if ("reason" in exact) return pass([exact.reason], ruleId);
-  const { createStreamReducer } = await import("../reduce/mod.ts");
-  const reducer = createStreamReducer(effectiveRule(plan));
+  const { createStreamReducer, sourceTerms } = await import("../reduce/mod.ts");
+  const terms = plan.argv === undefined ? undefined : sourceTerms(plan.argv);
+  const reducer = createStreamReducer(effectiveRule(plan), terms);
   reducer.push(input);
   const reduced = reducer.finish({ code: exitCode ?? 1 }, { kind: "archived", id: exact.id });
   if (!reduced.changed || reduced.bytes.length >= input.length) {

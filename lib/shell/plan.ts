@@ -92,6 +92,8 @@ export interface TypedOutput {
   readonly rule: ReductionRule;
   /** Every contributing rule id, sorted, without duplicates. */
   readonly ruleIds: readonly string[];
+  /** The literal argv of the one stage whose rule was selected; absent when several stages contribute. */
+  readonly argv?: readonly string[];
 }
 
 /** The output state of one stream or path (seed 001, "Output contracts"). */
@@ -126,6 +128,13 @@ export interface ResultPlan {
   readonly family: string;
   /** Every contributing reduction rule id, sorted. */
   readonly ruleIds: readonly string[];
+  /**
+   * The literal argv (wrappers peeled) of the one stage whose rule was
+   * selected, when every visible output comes from that stage (`grep … |
+   * head`: the grep); absent when several stages contribute. Read for a
+   * search's source terms.
+   */
+  readonly argv?: readonly string[];
   readonly statusConfidence: StatusConfidence;
   /** Programs of accepted transform stages, sorted, without duplicates. */
   readonly transformPrograms: readonly string[];
@@ -163,6 +172,12 @@ function sameReducer(left: ReducerSpec, right: ReducerSpec): boolean {
   return JSON.stringify(left) === JSON.stringify(right);
 }
 
+/** True when both argvs are given and hold the same words. */
+function sameArgv(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return a !== undefined && b !== undefined && a.length === b.length &&
+    a.every((word, index) => word === b[index]);
+}
+
 function sortedUnique(values: Iterable<string>): string[] {
   return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
@@ -181,18 +196,17 @@ export function combineStates(left: OutputState, right: OutputState): OutputStat
   const b = right.typed;
   if (a.family !== b.family || !sameReducer(a.rule.reducer, b.rule.reducer)) return CONFLICT;
   const first = a.rule.id <= b.rule.id ? a.rule : b.rule;
-  return {
-    kind: "typed",
-    typed: {
-      family: a.family,
-      rule: {
-        ...first,
-        success: mergePolicy(a.rule.success, b.rule.success),
-        failure: mergePolicy(a.rule.failure, b.rule.failure),
-      },
-      ruleIds: sortedUnique([...a.ruleIds, ...b.ruleIds]),
+  const typed: TypedOutput = {
+    family: a.family,
+    rule: {
+      ...first,
+      success: mergePolicy(a.rule.success, b.rule.success),
+      failure: mergePolicy(a.rule.failure, b.rule.failure),
     },
+    ruleIds: sortedUnique([...a.ruleIds, ...b.ruleIds]),
   };
+  // One stage's stdout and stderr, or the same command twice, keep its argv.
+  return { kind: "typed", typed: sameArgv(a.argv, b.argv) ? { ...typed, argv: a.argv } : typed };
 }
 
 /** Programs that only set up the shell; they print nothing but diagnostics. */
@@ -358,7 +372,7 @@ function select(argv: readonly string[], registry: RuleRegistry): StageKind {
         kind: "state",
         state: {
           kind: "typed",
-          typed: { family: reducerFamily(rule), rule, ruleIds: [rule.id] },
+          typed: { family: reducerFamily(rule), rule, ruleIds: [rule.id], argv },
         },
       };
     }
@@ -509,12 +523,14 @@ function planUnsafe(program: ShellProgram, registry: RuleRegistry): PlanOutcome 
   const { visible, confidence } = planned;
   if (visible.kind !== "typed") return { ok: false, reason: "no-typed-output" };
   const setupPrograms = sortedUnique(collect.setups);
+  const argv = visible.typed.argv;
   return {
     ok: true,
     plan: {
       rule: visible.typed.rule,
       family: visible.typed.family,
       ruleIds: visible.typed.ruleIds,
+      ...(argv === undefined ? {} : { argv }),
       statusConfidence: confidence,
       transformPrograms: sortedUnique(collect.transforms),
       setupPrograms,

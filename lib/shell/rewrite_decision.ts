@@ -34,6 +34,8 @@ export interface RewriteDecision {
   readonly rule?: string;
   /** The wrapper command line (without a newline) when `rewrite`. */
   readonly command?: string;
+  /** The child's argv the wrapper runs, when `rewrite`. */
+  readonly argv?: readonly string[];
 }
 
 const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -91,6 +93,7 @@ export function decideRewrite(
         reason: "rewritten",
         rule: id,
         command: words.map(shellQuote).join(" "),
+        argv,
       };
     }
     case "transform":

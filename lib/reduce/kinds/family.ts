@@ -185,7 +185,7 @@ export class FoldedWords {
 }
 
 /** True when byte `b` equals `lower`, or is its upper case when `lower` is an ASCII letter. */
-function foldedEqual(b: number, lower: number): boolean {
+export function foldedEqual(b: number, lower: number): boolean {
   return b === lower || (lower >= 0x61 && lower <= 0x7a && b === lower - 0x20);
 }
 
