@@ -11,16 +11,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { base64Pieces, jsonTextPieces } from "../lib/cli/read.ts";
+import { ROOT, runYarp, spawn, tempDir } from "./_process.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const YARP = `${ROOT}bin/yarp`;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_archive_faults_" });
 const mounts: string[] = [];
-globalThis.addEventListener("unload", () => {
+const DIR = await tempDir("yarp_archive_faults_", () => {
   for (const mount of mounts.reverse()) {
     new Deno.Command("umount", { args: ["-l", mount] }).outputSync();
   }
-  Deno.removeSync(DIR, { recursive: true });
 });
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -45,24 +42,18 @@ async function home(name: string): Promise<Record<string, string>> {
 
 const archiveDir = (env: Record<string, string>) => `${env.XDG_STATE_HOME}/yarp`;
 
+/** Runs `bin/yarp ARGS` with only `env`, `stdin` fed and closed (empty by default); 120 s cap. */
 async function yarp(
   args: readonly string[],
   env: Record<string, string>,
   stdin: Uint8Array = new Uint8Array(),
 ): Promise<Result> {
-  const child = new Deno.Command(YARP, {
-    args: [...args],
+  const { code, stdout, stderr } = await runYarp(args, {
     env,
     clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(stdin);
-  await writer.close();
-  const { code, stdout, stderr } = await child.output();
+    input: stdin,
+    timeoutMs: 120_000,
+  });
   return { code, stdout, stderr: decoder.decode(stderr) };
 }
 
@@ -250,7 +241,7 @@ Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScr
     const id = await put(env, bytes);
     // The launcher's sandbox, with the heap capped: holding the stream or its JSON would not fit.
     const run = (args: string[]) =>
-      new Deno.Command(Deno.execPath(), {
+      spawn(Deno.execPath(), {
         args: [
           "run",
           "--quiet",
@@ -258,14 +249,12 @@ Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScr
           "--allow-read",
           "--allow-write",
           "--allow-env",
-          `${ROOT}main.ts`,
+          `${ROOT}/main.ts`,
           ...args,
         ],
         env,
         clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+      });
     const raw = await run(["read", id]);
     assert.equal(raw.code, 0, decoder.decode(raw.stderr));
     assert.equal(raw.stdout.length, size);
