@@ -7,20 +7,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseTrustArgs, parseTrustFile, renderTrustFile, updateTrust } from "../lib/cli/trust.ts";
+import { ROOT, spawn, spawnText, YARP } from "./_process.ts";
 
-const ROOT = join(import.meta.dirname!, "..");
 const PACK_SOURCE = join(ROOT, "tests/fixtures/pi/project_pack");
 
-async function yarp(args: string[], cwd: string, env: Record<string, string>) {
-  const out = await new Deno.Command(join(ROOT, "bin/yarp"), {
-    args,
-    cwd,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+function yarp(args: string[], cwd: string, env: Record<string, string>) {
+  return spawnText(YARP, { args, cwd, env });
 }
 
 async function scratch() {
@@ -165,19 +157,14 @@ Deno.test("rule layers: config rules.packs apply in rewrite, run and rules expla
     );
     assert.equal(run.code, 0);
     assert.match(run.stdout, /^1\n2\n3\n\[yarp: kept 5 of 100 lines/);
-    const reduced = await new Deno.Command(join(ROOT, "bin/yarp"), {
+    const reduced = await spawn(YARP, {
       args: ["result-reduce", "--json", "--command", "seq 1 100", "--exit-code", "0"],
       cwd: project,
       env,
-      stdin: "piped",
-      stdout: "piped",
-    }).spawn();
-    const writer = reduced.stdin.getWriter();
-    await writer.write(
-      new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join("")),
-    );
-    await writer.close();
-    const report = JSON.parse(new TextDecoder().decode((await reduced.output()).stdout));
+      input: Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join(""),
+      stderr: "inherit",
+    });
+    const report = JSON.parse(new TextDecoder().decode(reduced.stdout));
     assert.equal(report.rule, "e2e/seq");
     assert.equal(report.changed, true);
     // The same pack again through --rule-pack: the later external copy is disabled, the first applies.
