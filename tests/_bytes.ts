@@ -5,13 +5,17 @@
  * @module
  */
 
+/** `cuts` taken modulo `length + 1`, duplicates dropped, in ascending order. */
+export function cutPoints(cuts: readonly number[], length: number): number[] {
+  return [...new Set(cuts.map((c) => c % (length + 1)))].sort((a, b) => a - b);
+}
+
 /**
- * `input` cut at each of `cuts` taken modulo `input.length + 1` (duplicates
- * dropped, in ascending order): the chunks, some possibly empty, join back
- * to `input`. The chunks are views into `input`, not copies.
+ * `input` cut at its {@link cutPoints}: the chunks, some possibly empty,
+ * join back to `input`. The chunks are views into `input`, not copies.
  */
 export function chunksAt(input: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+  const points = cutPoints(cuts, input.length);
   const chunks: Uint8Array[] = [];
   let prev = 0;
   for (const p of [...points, input.length]) {

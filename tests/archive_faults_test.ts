@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { base64Pieces, jsonTextPieces } from "../lib/cli/read.ts";
+import { chunksAt, concatBytes, cutPoints } from "./_bytes.ts";
 import { ROOT, runYarp, spawn, tempDir } from "./_process.ts";
 
 const mounts: string[] = [];
@@ -194,13 +195,7 @@ Deno.test("item 2: --archive-id counts only when the call holds exactly this inp
 Deno.test("item 3: streamed JSON pieces equal the whole encoding, for any bytes and cuts", () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 600 }), fc.array(fc.nat(600)), (bytes, cuts) => {
-      const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-      const parts: Uint8Array[] = [];
-      let from = 0;
-      for (const point of [...points, bytes.length]) {
-        parts.push(bytes.subarray(from, point));
-        from = point;
-      }
+      const parts = chunksAt(bytes, cuts);
       const join = (outs: Uint8Array[]) => outs.map((b) => decoder.decode(b)).join("");
       const b64 = base64Pieces();
       assert.equal(
@@ -211,21 +206,15 @@ Deno.test("item 3: streamed JSON pieces equal the whole encoding, for any bytes 
       const valid = new TextEncoder().encode(text);
       const pieces = jsonTextPieces();
       const outs: Uint8Array[] = [];
-      from = 0;
-      for (const point of [...points, valid.length]) {
+      let from = 0;
+      for (const point of [...cutPoints(cuts, bytes.length), valid.length]) {
         const end = Math.min(point, valid.length);
         outs.push(pieces.push(valid.subarray(Math.min(from, end), end)).slice());
         from = point;
       }
       outs.push(pieces.finish());
       // Pieces cut inside a code point decode as U+FFFD alone: compare the joined bytes.
-      const whole = new Uint8Array(outs.reduce((n, o) => n + o.length, 0));
-      let at = 0;
-      for (const o of outs) {
-        whole.set(o, at);
-        at += o.length;
-      }
-      assert.equal(decoder.decode(whole), JSON.stringify(text).slice(1, -1));
+      assert.equal(decoder.decode(concatBytes(outs)), JSON.stringify(text).slice(1, -1));
     }),
   );
 });
