@@ -29,13 +29,9 @@ export interface SpawnOptions {
   /**
    * Bytes (or text, as UTF-8) written to the child's stdin while its output
    * is collected; stdin is closed after them. An empty array still gives a
-   * piped stdin, closed at once.
+   * piped stdin, closed at once. Without `input` stdin is /dev/null.
    */
   readonly input?: Uint8Array | string;
-  /** The child's stdin when there is no `input`: `"null"` (the default) or `"inherit"`. */
-  readonly stdin?: "null" | "inherit";
-  /** The child's stdout: `"piped"` (the default, collected), `"null"` or `"inherit"`. */
-  readonly stdout?: "piped" | "null" | "inherit";
   /** The child's stderr: `"piped"` (the default, collected), `"null"` or `"inherit"`. */
   readonly stderr?: "piped" | "null" | "inherit";
   /** Kill the child (SIGTERM, through an `AbortSignal.timeout`) after this many ms; no cap by default. */
@@ -50,8 +46,8 @@ export interface SpawnOptions {
 
 /**
  * Runs `command` to its end as `options` say and returns Deno's output record
- * (code, signal, success, and the bytes of every piped stream). Rejects if
- * the command cannot start, or if writing `input` fails (unless
+ * (code, signal, success, the stdout bytes, and the stderr bytes when piped).
+ * Rejects if the command cannot start, or if writing `input` fails (unless
  * `inputMayBreak`).
  */
 export async function spawn(
@@ -64,8 +60,8 @@ export async function spawn(
     env: options.env,
     clearEnv: options.clearEnv,
     cwd: options.cwd,
-    stdin: input === undefined ? options.stdin ?? "null" : "piped",
-    stdout: options.stdout ?? "piped",
+    stdin: input === undefined ? "null" : "piped",
+    stdout: "piped",
     stderr: options.stderr ?? "piped",
     signal: options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs),
   }).spawn();
@@ -97,7 +93,7 @@ export interface TextOutput {
  * `stdout` and `stderr`, so results compare with `deepEqual`.
  */
 export async function spawnText(command: string, options: SpawnOptions = {}): Promise<TextOutput> {
-  const out = await spawn(command, { ...options, stdout: "piped", stderr: "piped" });
+  const out = await spawn(command, { ...options, stderr: "piped" });
   const decoder = new TextDecoder();
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
