@@ -5,6 +5,7 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import { AnsiStripper, StrippedLines } from "../lib/bytes/mod.ts";
+import { chunksAt } from "./_bytes.ts";
 
 const te = new TextEncoder();
 
@@ -111,13 +112,7 @@ const ansiish = fc.array(
 Deno.test("property: any chunking strips exactly like one chunk; output never grows", () => {
   fc.assert(
     fc.property(ansiish, fc.array(fc.nat(), { maxLength: 20 }), (input, cuts) => {
-      const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
-      const chunks: Uint8Array[] = [];
-      let prev = 0;
-      for (const p of [...points, input.length]) {
-        chunks.push(input.subarray(prev, p));
-        prev = p;
-      }
+      const chunks = chunksAt(input, cuts);
       const whole = strip([input], 32);
       deepEqual(strip(chunks, 32), whole);
       ok(whole.length <= input.length);

@@ -11,13 +11,11 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
 import type { OutputPolicy, ReductionRule } from "../lib/rules/model.ts";
+import { runYarp, spawn, tempDir, YARP } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_archive_cli_" });
 const mounts: string[] = [];
-globalThis.addEventListener("unload", () => {
+const DIR = await tempDir("yarp_archive_cli_", () => {
   for (const mount of mounts) new Deno.Command("umount", { args: [mount] }).outputSync();
-  Deno.removeSync(DIR, { recursive: true });
 });
 const decoder = new TextDecoder();
 const text = (bytes: Uint8Array) => decoder.decode(bytes);
@@ -66,25 +64,13 @@ interface Result {
   readonly stderr: Uint8Array;
 }
 
+/** Runs `bin/yarp ARGS` with exactly `env` over the test's own; 120 s cap. */
 async function yarp(
   args: readonly string[],
   env: Record<string, string>,
   stdin?: Uint8Array,
 ): Promise<Result> {
-  const child = new Deno.Command(YARP, {
-    args: [...args],
-    env,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(stdin);
-    await writer.close();
-  }
-  const { code, stdout, stderr } = await child.output();
+  const { code, stdout, stderr } = await runYarp(args, { env, input: stdin, timeoutMs: 120_000 });
   return { code, stdout, stderr };
 }
 
@@ -93,8 +79,7 @@ const reduced = (script: string, env: Record<string, string>, prefix: string[] =
   yarp(["run", "--rule-pack", PACK, "--", ...prefix, "yarptestprog", "sh", "-c", script], env);
 
 function bare(script: string): Promise<Deno.CommandOutput> {
-  return new Deno.Command("sh", { args: ["-c", script], stdout: "piped", stderr: "piped" })
-    .output();
+  return spawn("sh", { args: ["-c", script] });
 }
 
 function idOf(result: Result): string {
@@ -387,12 +372,7 @@ Deno.test("ulimit -f: the spool write fails with EFBIG, YARP survives and says n
   idOf(await reduced("seq 1 3000", env));
   const script =
     `ulimit -f 256; exec "$0" run --rule-pack "$1" -- yarptestprog sh -c 'seq 1 200000; exit 6'`;
-  const child = await new Deno.Command("bash", {
-    args: ["-c", script, YARP, PACK],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const child = await spawn("bash", { args: ["-c", script, YARP, PACK], env });
   assert.equal(child.code, 6, text(child.stderr));
   assert.equal(child.signal, null);
   assert.match(text(child.stdout), /· no exact copy was kept\]\n199999\n200000\n$/);

@@ -11,16 +11,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { base64Pieces, jsonTextPieces } from "../lib/cli/read.ts";
+import { chunksAt, concatBytes, cutPoints } from "./_bytes.ts";
+import { ROOT, runYarp, spawn, tempDir } from "./_process.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const YARP = `${ROOT}bin/yarp`;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_archive_faults_" });
 const mounts: string[] = [];
-globalThis.addEventListener("unload", () => {
+const DIR = await tempDir("yarp_archive_faults_", () => {
   for (const mount of mounts.reverse()) {
     new Deno.Command("umount", { args: ["-l", mount] }).outputSync();
   }
-  Deno.removeSync(DIR, { recursive: true });
 });
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -45,24 +43,18 @@ async function home(name: string): Promise<Record<string, string>> {
 
 const archiveDir = (env: Record<string, string>) => `${env.XDG_STATE_HOME}/yarp`;
 
+/** Runs `bin/yarp ARGS` with only `env`, `stdin` fed and closed (empty by default); 120 s cap. */
 async function yarp(
   args: readonly string[],
   env: Record<string, string>,
   stdin: Uint8Array = new Uint8Array(),
 ): Promise<Result> {
-  const child = new Deno.Command(YARP, {
-    args: [...args],
+  const { code, stdout, stderr } = await runYarp(args, {
     env,
     clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(stdin);
-  await writer.close();
-  const { code, stdout, stderr } = await child.output();
+    input: stdin,
+    timeoutMs: 120_000,
+  });
   return { code, stdout, stderr: decoder.decode(stderr) };
 }
 
@@ -203,13 +195,7 @@ Deno.test("item 2: --archive-id counts only when the call holds exactly this inp
 Deno.test("item 3: streamed JSON pieces equal the whole encoding, for any bytes and cuts", () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 600 }), fc.array(fc.nat(600)), (bytes, cuts) => {
-      const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-      const parts: Uint8Array[] = [];
-      let from = 0;
-      for (const point of [...points, bytes.length]) {
-        parts.push(bytes.subarray(from, point));
-        from = point;
-      }
+      const parts = chunksAt(bytes, cuts);
       const join = (outs: Uint8Array[]) => outs.map((b) => decoder.decode(b)).join("");
       const b64 = base64Pieces();
       assert.equal(
@@ -220,21 +206,15 @@ Deno.test("item 3: streamed JSON pieces equal the whole encoding, for any bytes 
       const valid = new TextEncoder().encode(text);
       const pieces = jsonTextPieces();
       const outs: Uint8Array[] = [];
-      from = 0;
-      for (const point of [...points, valid.length]) {
+      let from = 0;
+      for (const point of [...cutPoints(cuts, bytes.length), valid.length]) {
         const end = Math.min(point, valid.length);
         outs.push(pieces.push(valid.subarray(Math.min(from, end), end)).slice());
         from = point;
       }
       outs.push(pieces.finish());
       // Pieces cut inside a code point decode as U+FFFD alone: compare the joined bytes.
-      const whole = new Uint8Array(outs.reduce((n, o) => n + o.length, 0));
-      let at = 0;
-      for (const o of outs) {
-        whole.set(o, at);
-        at += o.length;
-      }
-      assert.equal(decoder.decode(whole), JSON.stringify(text).slice(1, -1));
+      assert.equal(decoder.decode(concatBytes(outs)), JSON.stringify(text).slice(1, -1));
     }),
   );
 });
@@ -250,7 +230,7 @@ Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScr
     const id = await put(env, bytes);
     // The launcher's sandbox, with the heap capped: holding the stream or its JSON would not fit.
     const run = (args: string[]) =>
-      new Deno.Command(Deno.execPath(), {
+      spawn(Deno.execPath(), {
         args: [
           "run",
           "--quiet",
@@ -258,14 +238,12 @@ Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScr
           "--allow-read",
           "--allow-write",
           "--allow-env",
-          `${ROOT}main.ts`,
+          `${ROOT}/main.ts`,
           ...args,
         ],
         env,
         clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+      });
     const raw = await run(["read", id]);
     assert.equal(raw.code, 0, decoder.decode(raw.stderr));
     assert.equal(raw.stdout.length, size);

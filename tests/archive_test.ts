@@ -33,6 +33,7 @@ import { configLocation, EMPTY_CONFIG, envFromRecord, parseConfig } from "../lib
 import type { DatabaseSync } from "node:sqlite";
 import { sha256 } from "../lib/bytes/sha256.ts";
 import { toHex } from "../lib/bytes/sha256.ts";
+import { concatBytes } from "./_bytes.ts";
 
 const DIR = await Deno.makeTempDir({ prefix: "yarp_archive_test_" });
 globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
@@ -60,13 +61,7 @@ function readAll(db: DatabaseSync, call: StoredCall, name: string): Uint8Array {
   const stream = call.streams.find((s) => s.name === name)!;
   const parts: Uint8Array[] = [];
   for (const part of rawChunks(db, call, stream)) parts.push(part.slice()); // the buffer is reused
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function found(db: DatabaseSync, id: string): StoredCall {

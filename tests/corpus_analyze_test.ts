@@ -16,20 +16,15 @@ import { parseAnalyzeArgs, progressBar } from "../lib/cli/corpus.ts";
 import { captureTextIo } from "../lib/cli/io.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
+import { privateHome, runYarp, spawn, tempDir } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_corpus_analyze_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_corpus_analyze_");
 const decoder = new TextDecoder();
 const SECRET = "zebra-7c1d-needle";
 
 /** Runs `bash -c source` in the work tree and records it as a corpus record would. */
 async function recordRun(id: string, source: string): Promise<CorpusRecord> {
-  const output = await new Deno.Command("bash", {
-    args: ["-c", source],
-    cwd: `${DIR}/tree`,
-    stdin: "null",
-  }).output();
+  const output = await spawn("bash", { args: ["-c", source], cwd: `${DIR}/tree` });
   return {
     id,
     source: "test",
@@ -129,9 +124,8 @@ Deno.test("yarp corpus analyze prints aggregates only, as text, JSON and HTML", 
   const corpus = await writeCorpus("cli.jsonl", RECORDS.map(recordToLine), false);
   const html = `${DIR}/report/out.html`;
   await Deno.mkdir(`${DIR}/report`);
-  const env = { XDG_STATE_HOME: `${DIR}/state`, HOME: DIR };
-  const run = (...args: string[]) =>
-    new Deno.Command(YARP, { args: ["corpus", "analyze", ...args], env }).output();
+  const env = privateHome(DIR);
+  const run = (...args: string[]) => runYarp(["corpus", "analyze", ...args], { env });
   const text = await run(corpus);
   assert.equal(text.code, 0, decoder.decode(text.stderr));
   const json = await run(corpus, "--json", "--html", html);
@@ -164,7 +158,7 @@ Deno.test("yarp corpus analyze prints aggregates only, as text, JSON and HTML", 
   const unwritable = await run(corpus, "--html", `${DIR}/no/such/dir/out.html`);
   assert.equal(unwritable.code, 1);
   assert.match(decoder.decode(unwritable.stderr), /out\.html: cannot write report: /);
-  const usage = await new Deno.Command(YARP, { args: ["corpus", "frobnicate"], env }).output();
+  const usage = await runYarp(["corpus", "frobnicate"], { env });
   assert.equal(usage.code, 2);
   assert.match(decoder.decode(usage.stderr), /^yarp corpus: unknown subcommand 'frobnicate'/);
 });
@@ -214,17 +208,15 @@ Deno.test("sessions imported through the launcher analyse as they were counted",
   const sessions = new URL("./data/sessions", import.meta.url).pathname;
   const out = `${DIR}/imported/corpus.jsonl.gz`;
   await Deno.mkdir(`${DIR}/imported`);
-  const env = { XDG_STATE_HOME: `${DIR}/state`, HOME: DIR };
-  const imported = await new Deno.Command(YARP, {
-    args: ["corpus", "import", sessions, "--output", out, "--json"],
+  const env = privateHome(DIR);
+  const imported = await runYarp(["corpus", "import", sessions, "--output", out, "--json"], {
     env,
-  }).output();
+  });
   assert.equal(imported.code, 0, decoder.decode(imported.stderr));
   const counts = JSON.parse(decoder.decode(imported.stdout));
   const written = Object.values(counts.records as Record<string, number>)
     .reduce((sum, n) => sum + n, 0);
-  const analysed = await new Deno.Command(YARP, { args: ["corpus", "analyze", out, "--json"], env })
-    .output();
+  const analysed = await runYarp(["corpus", "analyze", out, "--json"], { env });
   assert.equal(analysed.code, 0, decoder.decode(analysed.stderr));
   const summary = JSON.parse(decoder.decode(analysed.stdout));
   const alreadyReduced = Object.entries(summary.skipped as Record<string, number>)

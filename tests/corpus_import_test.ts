@@ -19,10 +19,10 @@ import {
 } from "../lib/corpus/readers/mod.ts";
 import { stripPiFormatting } from "../lib/corpus/readers/pi.ts";
 import { codexCommand, HOLD_LIMIT } from "../lib/corpus/readers/codex.ts";
+import { tempDir } from "./_process.ts";
 
 const SESSIONS = new URL("./data/sessions", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_corpus_import_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_corpus_import_");
 
 const PI = "pi/2026-11-30T02-43-12-904Z_01a22a55-c187-74a0-8a65-b8a7a663d612";
 const CLAUDE = "claude-code/9d9f07e1-2696-40b4-87af-eab2d03b4e01";

@@ -10,10 +10,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { loadConfig, MAX_CONFIG_BYTES } from "../lib/config/config.ts";
 import { envFromRecord } from "../lib/config/env.ts";
+import { privateHome, runYarp, tempDir } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_fault_config_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_fault_config_");
 const FIFO = `${DIR}/config.fifo`;
 const fifo = await new Deno.Command("mkfifo", { args: [FIFO] }).output();
 const BIG = `${DIR}/big.yaml`;
@@ -36,25 +35,11 @@ const BAD_PATHS: { path: string; reason: string; ignore?: boolean }[] = [
 
 /** Runs `bin/yarp ARGS` with `YARP_CONFIG=config` and a private state dir; 30 s cap. */
 async function yarp(args: string[], config: string, stdin?: Uint8Array) {
-  const child = new Deno.Command(YARP, {
-    args,
-    env: {
-      PATH: `${DIR}/bin:${Deno.env.get("PATH")}`,
-      YARP_CONFIG: config,
-      XDG_STATE_HOME: `${DIR}/state`,
-      HOME: DIR,
-    },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(30_000),
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(stdin);
-    await writer.close();
-  }
-  const out = await child.output();
+  const out = await runYarp(args, {
+    env: { PATH: `${DIR}/bin:${Deno.env.get("PATH")}`, YARP_CONFIG: config, ...privateHome(DIR) },
+    input: stdin,
+    timeoutMs: 30_000,
+  });
   return { ...out, err: new TextDecoder().decode(out.stderr) };
 }
 

@@ -12,11 +12,9 @@
  */
 import assert from "node:assert/strict";
 import { callerCwd, callerCwdTarget } from "../lib/run/caller_cwd.ts";
+import { ROOT, spawn, tempDir, YARP } from "./_process.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const YARP = `${ROOT}/bin/yarp`;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_fault_cwd_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_fault_cwd_");
 const decoder = new TextDecoder();
 
 /** What the launcher does in a deleted directory, then `main.ts ARGS`. */
@@ -67,15 +65,12 @@ async function inDeletedDir(body: string, args: readonly string[], env: Record<s
   const dir = `${DIR}/gone-${serial++}`;
   await Deno.mkdir(dir);
   const script = `cd "$1" && rmdir "$1" && shift || exit 99\n${body}`;
-  const out = await new Deno.Command("bash", {
+  const out = await spawn("bash", {
     args: ["-c", script, "bash", dir, ...args],
     env: { PATH: `${DIR}/bin:${Deno.env.get("PATH")}`, MARK: "x y", HOME: DIR, ...env },
     clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(30_000),
-  }).output();
+    timeoutMs: 30_000,
+  });
   return {
     dir,
     code: out.code,

@@ -5,10 +5,9 @@
  * or `yarp archive stats`; `yarp read` still returns the exact bytes.
  */
 import assert from "node:assert/strict";
+import { privateHome, runYarp, tempDir } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_fault_escape_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_fault_escape_");
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -21,21 +20,13 @@ const HOSTILE_OUTPUT = encoder.encode(
   "zebrafish \x1b]0;window title\x07 then \x1b[2J\x1b[H cleared \u009b1m and \x07\x07 bells\n",
 );
 
+/** Runs `bin/yarp ARGS` with a private state dir and `env` over it; 30 s cap. */
 async function yarp(args: string[], env: Record<string, string> = {}, stdin?: Uint8Array) {
-  const child = new Deno.Command(YARP, {
-    args,
-    env: { PATH: Deno.env.get("PATH") ?? "", XDG_STATE_HOME: `${DIR}/state`, HOME: DIR, ...env },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(30_000),
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(stdin);
-    await writer.close();
-  }
-  const out = await child.output();
+  const out = await runYarp(args, {
+    env: { PATH: Deno.env.get("PATH") ?? "", ...privateHome(DIR), ...env },
+    input: stdin,
+    timeoutMs: 30_000,
+  });
   return { code: out.code, stdout: out.stdout, text: decoder.decode(out.stdout) };
 }
 

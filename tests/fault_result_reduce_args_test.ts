@@ -8,10 +8,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parseResultReduceArgs } from "../lib/cli/result_reduce.ts";
+import { privateHome, runYarp, tempDir } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_fault_rr_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_fault_rr_");
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -23,21 +22,12 @@ const MAKE_FAILURE = encoder.encode(
 
 /** Runs `bin/yarp result-reduce ARGS < input` with a private state dir; 30 s cap. */
 async function resultReduce(args: string[], input: Uint8Array) {
-  const child = new Deno.Command(YARP, {
-    args: ["result-reduce", ...args],
-    env: { PATH: Deno.env.get("PATH") ?? "", XDG_STATE_HOME: `${DIR}/state`, HOME: DIR },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(30_000),
-  }).spawn();
-  const writing = (async () => {
-    const writer = child.stdin.getWriter();
-    await writer.write(input).catch(() => {});
-    await writer.close().catch(() => {});
-  })();
-  const out = await child.output();
-  await writing;
+  const out = await runYarp(["result-reduce", ...args], {
+    env: { PATH: Deno.env.get("PATH") ?? "", ...privateHome(DIR) },
+    input,
+    inputMayBreak: true,
+    timeoutMs: 30_000,
+  });
   return { code: out.code, stdout: out.stdout, stderr: decoder.decode(out.stderr) };
 }
 

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { classifyLine, Evidence } from "../lib/reduce/evidence.ts";
 import { keepsHostNotices } from "../lib/shell/finished_result.ts";
+import { concatBytes } from "./_bytes.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -79,15 +80,7 @@ const piece = fc.oneof(
   fc.integer({ min: 1000, max: 1030 }).map((n) => encoder.encode("a".repeat(n))),
 );
 
-const bytes = fc.array(piece, { maxLength: 24 }).map((parts) => {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-});
+const bytes = fc.array(piece, { maxLength: 24 }).map((parts) => concatBytes(parts));
 
 /** An output made of some of the input's lines and some other bytes. */
 const pair = bytes.chain((input) => {

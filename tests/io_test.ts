@@ -1,10 +1,9 @@
 /** Reading a whole stream, bounded or not; writing text to a reader that may leave. */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import { type ByteReader, readAllBytes, textChannel } from "../lib/cli/io.ts";
-
-const ROOT = join(dirname(new URL(import.meta.url).pathname), "..");
+import { ROOT, spawn, withTempDir } from "./_process.ts";
 
 /** A reader that hands out `chunks` in order, each over as many reads as the buffer needs. */
 function readerOf(...chunks: (number[] | Uint8Array)[]): ByteReader {
@@ -113,20 +112,16 @@ async function runWithReaderGone(args: string[], env: Record<string, string>, in
 }
 
 Deno.test("a command whose reader left exits as it would have, with nothing on stderr", async () => {
-  const state = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (state) => {
     const env = { XDG_STATE_HOME: state };
     const lines = Array.from({ length: 50_000 }, (_, i) => `${i}\n`).join("");
-    const put = await new Deno.Command(Deno.execPath(), {
+    const put = await spawn(Deno.execPath(), {
       args: ["run", "--quiet", "-A", join(ROOT, "main.ts"), "archive", "put", "--command", "seq"],
       env,
-      stdin: "piped",
-      stdout: "piped",
-    }).spawn();
-    const writer = put.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(lines));
-    await writer.close();
-    const id = new TextDecoder().decode((await put.output()).stdout).trim();
+      input: lines,
+      stderr: "inherit",
+    });
+    const id = new TextDecoder().decode(put.stdout).trim();
     assert.match(id, /^[0-9a-f]{8}$/);
     const cases: [string[], string][] = [
       [["rules", "list"], ""],
@@ -141,7 +136,5 @@ Deno.test("a command whose reader left exits as it would have, with nothing on s
       assert.equal(stderr, "", args.join(" "));
       assert.equal(code, 0, args.join(" "));
     }
-  } finally {
-    await Deno.remove(state, { recursive: true });
-  }
+  });
 });

@@ -8,27 +8,22 @@ import { join } from "node:path";
 import { denoRunArgs, runtimeEnv, SANDBOX, stateDirectory } from "../lib/base/sandbox.ts";
 import { errorMessage, sandboxMessage } from "../lib/base/error_message.ts";
 import { dropRuntimeEnv } from "../lib/config/env.ts";
-
-const ROOT = join(import.meta.dirname!, "..");
-const LAUNCHER = join(ROOT, "bin", "yarp");
+import { ROOT, spawn, withTempDir, YARP as LAUNCHER } from "./_process.ts";
 
 /** Runs bin/yarp with a fake runtime that prints its argv NUL-separated; returns that argv. */
 async function launcherArgv(args: string[], env: Record<string, string>): Promise<string[]> {
-  const dir = await Deno.makeTempDir();
-  try {
+  return await withTempDir(async (dir) => {
     const fake = join(dir, "fake-deno");
     await Deno.writeTextFile(fake, "#!/bin/sh\nprintf '%s\\0' \"$@\"\n");
     await Deno.chmod(fake, 0o755);
-    const out = await new Deno.Command(LAUNCHER, {
+    const out = await spawn(LAUNCHER, {
       args,
       env: { ...env, YARP_DENO: fake },
       clearEnv: true,
-    }).output();
+    });
     assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
     return new TextDecoder().decode(out.stdout).split("\0").slice(0, -1);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 }
 
 const CASES: { args: string[]; env: Record<string, string> }[] = [
@@ -85,53 +80,44 @@ Deno.test("the sandbox never grants network, FFI, sys or all access", () => {
 });
 
 Deno.test("without a runtime the launcher says so in one line and exits 127", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const out = await new Deno.Command("/bin/bash", {
+  await withTempDir(async (dir) => {
+    const out = await spawn("/bin/bash", {
       args: [LAUNCHER, "run", "--", "touch", join(dir, "ran")],
       env: { PATH: dir, HOME: dir },
       clearEnv: true,
-    }).output();
+    });
     const err = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 127);
     assert.equal(out.stdout.length, 0);
     assert.match(err, /^yarp: cannot find 'deno' on PATH; [^\n]+\n$/);
     await assert.rejects(Deno.stat(join(dir, "ran")));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a Deno cache without YARP's packages gives one line and status 70, no stack trace", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const out = await new Deno.Command(LAUNCHER, {
+  await withTempDir(async (dir) => {
+    const out = await spawn(LAUNCHER, {
       args: ["rules", "list"],
       env: { PATH: "/usr/bin:/bin", HOME: dir, DENO_DIR: dir, YARP_DENO: Deno.execPath() },
       clearEnv: true,
-    }).output();
+    });
     const err = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 70);
     assert.match(err, /^yarp: cannot load 'rules': [^\n]*run 'deno install' once[^\n]*\n$/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("doctor names the state directory the launcher granted, and that it is writable", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const out = await new Deno.Command(LAUNCHER, {
+  await withTempDir(async (dir) => {
+    const out = await spawn(LAUNCHER, {
       args: ["doctor"],
       env: { PATH: "/usr/bin:/bin", HOME: dir, XDG_STATE_HOME: "rel", YARP_DENO: Deno.execPath() },
       clearEnv: true,
-    }).output();
+    });
     const text = new TextDecoder().decode(out.stdout);
     assert.equal(out.code, 0, text);
     assert.ok(text.includes(`state directory: ${dir}/.local/state/yarp (write granted)\n`), text);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("Deno's permission errors become YARP's words, without the advice to widen the sandbox", () => {
@@ -176,8 +162,7 @@ Deno.test("runtimeEnv sets only what the caller lacks; dropRuntimeEnv removes on
 });
 
 Deno.test("bin/yarp finds its checkout by a relative path, a symlinked bin/ and a linked launcher", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     const fake = join(dir, "fake-deno");
     await Deno.writeTextFile(fake, "#!/bin/sh\nprintf '%s\\0' \"$@\"\n");
     await Deno.chmod(fake, 0o755);
@@ -191,38 +176,33 @@ Deno.test("bin/yarp finds its checkout by a relative path, a symlinked bin/ and 
       ['"$1"/bin/../bin/yarp --version', ROOT],
     ];
     for (const [script, arg] of ways) {
-      const out = await new Deno.Command("/bin/bash", {
+      const out = await spawn("/bin/bash", {
         args: ["-c", script, "_", arg],
         env: { PATH: "/usr/bin:/bin", HOME: dir, YARP_DENO: fake },
         clearEnv: true,
-      }).output();
+      });
       assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
       const argv = new TextDecoder().decode(out.stdout).split("\0");
       assert.ok(argv.includes(`--config=${join(ROOT, "deno.json")}`), `${script}: ${argv}`);
       assert.equal(argv.at(-3), join(ROOT, "main.ts"), script);
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("without YARP_DENO the launcher runs the first executable deno on PATH", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     for (const name of ["a", "b", "c"]) await Deno.mkdir(join(dir, name));
     await Deno.mkdir(join(dir, "a", "deno")); // a directory: passed over
     await Deno.writeTextFile(join(dir, "b", "deno"), "#!/bin/sh\necho not executable\n");
     await Deno.writeTextFile(join(dir, "c", "deno"), "#!/bin/sh\necho c-deno\n");
     await Deno.chmod(join(dir, "c", "deno"), 0o755);
-    const out = await new Deno.Command("/bin/bash", {
+    const out = await spawn("/bin/bash", {
       args: [LAUNCHER, "--version"],
       env: { PATH: `${dir}/a:${dir}/b::${dir}/c:/usr/bin:/bin`, HOME: dir },
       cwd: dir,
       clearEnv: true,
-    }).output();
+    });
     assert.equal(new TextDecoder().decode(out.stdout), "c-deno\n");
     assert.equal(out.code, 0);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

@@ -11,6 +11,7 @@ import {
   type LineEnding,
   LineSplitter,
 } from "../lib/bytes/mod.ts";
+import { chunksAt } from "./_bytes.ts";
 
 interface Line {
   content: number[];
@@ -59,17 +60,6 @@ function reference(input: Uint8Array, max: number): Line[] {
   return lines;
 }
 
-function chunkAt(input: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let prev = 0;
-  for (const p of [...points, input.length]) {
-    chunks.push(input.subarray(prev, p));
-    prev = p;
-  }
-  return chunks;
-}
-
 const text = (l: Line) => new TextDecoder().decode(new Uint8Array(l.content));
 
 Deno.test("splitter: LF, CRLF, mixed endings, empty lines and no final newline", () => {
@@ -100,7 +90,7 @@ Deno.test("splitter: a long terminated line keeps a bounded prefix and counts th
   const line = "x".repeat(1000);
   for (const chunkSize of [1, 7, 300, 5000]) {
     const input = te.encode(`${line}\r\nshort\n${line}`);
-    const chunks = chunkAt(input, Array.from({ length: input.length }, (_, i) => i * chunkSize));
+    const chunks = chunksAt(input, Array.from({ length: input.length }, (_, i) => i * chunkSize));
     const { lines, peak } = split(chunks, 256);
     deepEqual(lines.map((l) => [l.content.length, l.ending, l.dropped]), [
       [256, 2, 744],
@@ -113,7 +103,7 @@ Deno.test("splitter: a long terminated line keeps a bounded prefix and counts th
 
 Deno.test("splitter: the CRLF of a line exactly at the limit is an ending, not content", () => {
   const input = te.encode("y".repeat(256) + "\r\n" + "z".repeat(255) + "\r\n");
-  for (const chunks of [[input], chunkAt(input, [255, 256, 257, 511, 512])]) {
+  for (const chunks of [[input], chunksAt(input, [255, 256, 257, 511, 512])]) {
     const { lines } = split(chunks, 256);
     deepEqual(lines.map((l) => [l.content.length, l.ending, l.dropped]), [[256, 2, 0], [
       255,
@@ -157,7 +147,7 @@ Deno.test("property: any chunking gives the reference lines and a bounded carry"
       fc.array(fc.nat(), { maxLength: 40 }),
       fc.integer({ min: 1, max: 64 }),
       (input, cuts, max) => {
-        const { lines, peak } = split(chunkAt(input, cuts), max);
+        const { lines, peak } = split(chunksAt(input, cuts), max);
         deepEqual(lines, reference(input, max));
         ok(peak <= max);
       },

@@ -63,6 +63,22 @@ async function fixture(): Promise<Fixture> {
   return { scratch, project, server };
 }
 
+/** Runs `body` with a new fixture; then stops its model server and removes its scratch directory. */
+async function withFixture(body: (fx: Fixture) => Promise<void>): Promise<void> {
+  const fx = await fixture();
+  try {
+    await body(fx);
+  } finally {
+    await fx.server.stop();
+    await Deno.remove(fx.scratch, { recursive: true });
+  }
+}
+
+/** Registers a Pi end-to-end test: ignored when YARP_PI_E2E=off, run without the resource and op sanitizers. */
+function piTest(name: string, fn: () => Promise<void>): void {
+  Deno.test({ name, ignore: !ENABLED, sanitizeResources: false, sanitizeOps: false, fn });
+}
+
 const exec = join(FIXTURES, "exec_command_tool.ts");
 
 /** Characters the model received, per scenario step, for the closing note. */
@@ -161,31 +177,21 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.match(report, /binary: yarp on PATH: .*\/bin\/yarp\n/, "/yarp doctor names the binary");
 }
 
-Deno.test({
-  name: "pi e2e: scenarios a, b, c, d, g, i, j in Pi 0.73.1 and 1.6.0",
-  ignore: !ENABLED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const fx = await fixture();
-    try {
-      await mainScenarios(await pi073(), fx);
-      await mainScenarios(await pi16(), fx);
-      for (const m of measured) {
-        const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-        console.log(
-          `${m.label}: model received ${sum(m.withYarp)} characters with YARP, ${
-            sum(m.without)
-          } without; per call with/without: ${
-            m.withYarp.map((n, i) => `${n}/${m.without[i]}`).join(" ")
-          }`,
-        );
-      }
-    } finally {
-      await fx.server.stop();
-      await Deno.remove(fx.scratch, { recursive: true });
+piTest("pi e2e: scenarios a, b, c, d, g, i, j in Pi 0.73.1 and 1.6.0", async () => {
+  await withFixture(async (fx) => {
+    await mainScenarios(await pi073(), fx);
+    await mainScenarios(await pi16(), fx);
+    for (const m of measured) {
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      console.log(
+        `${m.label}: model received ${sum(m.withYarp)} characters with YARP, ${
+          sum(m.without)
+        } without; per call with/without: ${
+          m.withYarp.map((n, i) => `${n}/${m.without[i]}`).join(" ")
+        }`,
+      );
     }
-  },
+  });
 });
 
 /** Runs `git log` twice and `seq 1 5` with the given binary setting. */
@@ -210,128 +216,93 @@ function notices(run: PiRun): string[] {
   return run.stderr.split("\n").filter((line) => line.startsWith("YARP disabled"));
 }
 
-Deno.test({
-  name: "pi e2e: a missing, a hanging and another version's yarp fail open (e, h)",
-  ignore: !ENABLED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const fx = await fixture();
-    try {
-      const pi = await pi073();
-      const plain = await runPi({
-        pi,
-        server: fx.server,
-        cwd: fx.project,
-        script: [bash("git log"), bash("seq 1 5"), bash("git log"), { text: "done" }],
-        scratch: join(fx.scratch, "plain"),
-        yarp: false,
-      });
-      const real = join(ROOT, "bin/yarp");
-      const missing = await failOpenRun(pi, fx, "missing", { YARP_PI_BINARY: "/nonexistent/yarp" });
-      const hang = await failOpenRun(pi, fx, "hang", {
-        YARP_PI_BINARY: join(FIXTURES, "yarp_hang.sh"),
-      });
-      const hangRewrite = await failOpenRun(pi, fx, "hang-rewrite", {
-        YARP_PI_BINARY: join(FIXTURES, "yarp_hang_rewrite.sh"),
-        YARP_REAL: real,
-      });
-      const other = await failOpenRun(pi, fx, "other-version", {
-        YARP_PI_BINARY: join(FIXTURES, "yarp_other_version.sh"),
-        YARP_REAL: real,
-      });
-      for (const run of [missing, hang, hangRewrite, other]) {
-        assert.equal(run.code, 0, run.stderr);
-        assert.deepEqual(
-          run.toolTexts.map(samePath),
-          plain.toolTexts.map(samePath),
-          "every command ran exactly as written",
-        );
-        assert.equal(notices(run).length, 1, run.stderr);
-      }
-      // (e) a hang costs one timeout (about 2 s), not one per call (three calls would cost 6 s or more;
-      // the bound leaves room for a loaded machine).
-      assert.ok(hang.ms - missing.ms < 5500, `hang cost ${hang.ms - missing.ms} ms`);
-      assert.ok(
-        hangRewrite.ms - missing.ms < 5500,
-        `rewrite hang cost ${hangRewrite.ms - missing.ms} ms`,
+piTest("pi e2e: a missing, a hanging and another version's yarp fail open (e, h)", async () => {
+  await withFixture(async (fx) => {
+    const pi = await pi073();
+    const plain = await runPi({
+      pi,
+      server: fx.server,
+      cwd: fx.project,
+      script: [bash("git log"), bash("seq 1 5"), bash("git log"), { text: "done" }],
+      scratch: join(fx.scratch, "plain"),
+      yarp: false,
+    });
+    const real = join(ROOT, "bin/yarp");
+    const missing = await failOpenRun(pi, fx, "missing", { YARP_PI_BINARY: "/nonexistent/yarp" });
+    const hang = await failOpenRun(pi, fx, "hang", {
+      YARP_PI_BINARY: join(FIXTURES, "yarp_hang.sh"),
+    });
+    const hangRewrite = await failOpenRun(pi, fx, "hang-rewrite", {
+      YARP_PI_BINARY: join(FIXTURES, "yarp_hang_rewrite.sh"),
+      YARP_REAL: real,
+    });
+    const other = await failOpenRun(pi, fx, "other-version", {
+      YARP_PI_BINARY: join(FIXTURES, "yarp_other_version.sh"),
+      YARP_REAL: real,
+    });
+    for (const run of [missing, hang, hangRewrite, other]) {
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(
+        run.toolTexts.map(samePath),
+        plain.toolTexts.map(samePath),
+        "every command ran exactly as written",
       );
-      // (h) a version mismatch disables reduction with one notice and shows in /yarp.
-      assert.match(notices(other)[0], /version mismatch: extension 0\.1\.0, binary 9\.9\.9/);
-      assert.match(other.stderr, /YARP 0\.1\.0: disabled: version mismatch/);
-      assert.match(other.stderr, /rewrite:disabled: 3/);
-    } finally {
-      await fx.server.stop();
-      await Deno.remove(fx.scratch, { recursive: true });
+      assert.equal(notices(run).length, 1, run.stderr);
     }
-  },
+    // (e) a hang costs one timeout (about 2 s), not one per call (three calls would cost 6 s or more;
+    // the bound leaves room for a loaded machine).
+    assert.ok(hang.ms - missing.ms < 5500, `hang cost ${hang.ms - missing.ms} ms`);
+    assert.ok(
+      hangRewrite.ms - missing.ms < 5500,
+      `rewrite hang cost ${hangRewrite.ms - missing.ms} ms`,
+    );
+    // (h) a version mismatch disables reduction with one notice and shows in /yarp.
+    assert.match(notices(other)[0], /version mismatch: extension 0\.1\.0, binary 9\.9\.9/);
+    assert.match(other.stderr, /YARP 0\.1\.0: disabled: version mismatch/);
+    assert.match(other.stderr, /rewrite:disabled: 3/);
+  });
 });
 
-Deno.test({
-  name: "pi e2e: an untrusted project pack is ignored, a trusted one applies (f)",
-  ignore: !ENABLED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
-    const fx = await fixture();
-    try {
-      const project = join(fx.scratch, "packed");
-      await Deno.mkdir(join(project, ".yarp"), { recursive: true });
-      await yarpIn(fx.scratch, project, [
-        "rules",
-        "compile",
-        join(FIXTURES, "project_pack"),
-        "--output",
-        join(project, ".yarp/rules.yrp"),
-      ]);
-      const script = [bash("seq 1 3000"), { text: "done" }];
-      for (const pi of [await pi073(), await pi16()]) {
-        const scratch = join(fx.scratch, pi.label.replaceAll(" ", "-"));
-        const untrusted = await runPi({ pi, server: fx.server, cwd: project, script, scratch });
-        assert.equal(untrusted.code, 0, untrusted.stderr);
-        assert.ok(!untrusted.toolTexts[0].startsWith("1\n2\n3\n[yarp:"), "untrusted pack ignored");
-        await yarpIn(scratch, project, ["trust"]);
-        const trusted = await runPi({
-          pi,
-          server: fx.server,
-          cwd: project,
-          script,
-          scratch,
-          more: ["/yarp"],
-        });
-        assert.equal(trusted.code, 0, trusted.stderr);
-        assert.match(trusted.toolTexts[0], /^1\n2\n3\n\[yarp: kept 5 of 3,000 lines/);
-        assert.match(trusted.stderr, /project pack: passed: .*\.yarp\/rules\.yrp/);
-        if (pi.label !== "pi 1.6.0") continue;
-        // A changed pack is untrusted again (once: the check is the extension's, not Pi's).
-        await Deno.writeFile(join(project, ".yarp/rules.yrp"), new Uint8Array([0]), {
-          append: true,
-        });
-        const changed = await runPi({
-          pi,
-          server: fx.server,
-          cwd: project,
-          script,
-          scratch,
-          more: ["/yarp"],
-        });
-        assert.ok(!changed.toolTexts[0].startsWith("1\n2\n3\n[yarp:"), "changed pack ignored");
-        assert.match(changed.stderr, /changed since 'yarp trust'/);
-      }
-    } finally {
-      await fx.server.stop();
-      await Deno.remove(fx.scratch, { recursive: true });
+piTest("pi e2e: an untrusted project pack is ignored, a trusted one applies (f)", async () => {
+  await withFixture(async (fx) => {
+    const project = join(fx.scratch, "packed");
+    await Deno.mkdir(join(project, ".yarp"), { recursive: true });
+    await yarpIn(fx.scratch, project, [
+      "rules",
+      "compile",
+      join(FIXTURES, "project_pack"),
+      "--output",
+      join(project, ".yarp/rules.yrp"),
+    ]);
+    const script = [bash("seq 1 3000"), { text: "done" }];
+    for (const pi of [await pi073(), await pi16()]) {
+      const scratch = join(fx.scratch, pi.label.replaceAll(" ", "-"));
+      const untrusted = await runPi({ pi, server: fx.server, cwd: project, script, scratch });
+      assert.equal(untrusted.code, 0, untrusted.stderr);
+      assert.ok(!untrusted.toolTexts[0].startsWith("1\n2\n3\n[yarp:"), "untrusted pack ignored");
+      await yarpIn(scratch, project, ["trust"]);
+      /** The script with the pack in place, then `/yarp` for the extension's report. */
+      const reported = () =>
+        runPi({ pi, server: fx.server, cwd: project, script, scratch, more: ["/yarp"] });
+      const trusted = await reported();
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.match(trusted.toolTexts[0], /^1\n2\n3\n\[yarp: kept 5 of 3,000 lines/);
+      assert.match(trusted.stderr, /project pack: passed: .*\.yarp\/rules\.yrp/);
+      if (pi.label !== "pi 1.6.0") continue;
+      // A changed pack is untrusted again (once: the check is the extension's, not Pi's).
+      await Deno.writeFile(join(project, ".yarp/rules.yrp"), new Uint8Array([0]), {
+        append: true,
+      });
+      const changed = await reported();
+      assert.ok(!changed.toolTexts[0].startsWith("1\n2\n3\n[yarp:"), "changed pack ignored");
+      assert.match(changed.stderr, /changed since 'yarp trust'/);
     }
-  },
+  });
 });
 
-Deno.test({
-  name:
-    "pi e2e: without yarp on PATH, dist/yarp.js runs under the package's npm Deno (doctor says so)",
-  ignore: !ENABLED,
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+piTest(
+  "pi e2e: without yarp on PATH, dist/yarp.js runs under the package's npm Deno (doctor says so)",
+  async () => {
     // What a person with only Node.js and npm does: npm install in the package, build once.
     if (
       !(await Deno.stat(join(ROOT, "hooks/pi/node_modules/deno/package.json")).catch(() => null))
@@ -341,8 +312,7 @@ Deno.test({
     if (!(await Deno.stat(join(ROOT, "dist/yarp.js")).catch(() => null))) {
       await sh(ROOT, `"${Deno.execPath()}" task build >/dev/null 2>&1`);
     }
-    const fx = await fixture();
-    try {
+    await withFixture(async (fx) => {
       const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) =>
         dir !== join(ROOT, "bin")
       );
@@ -362,9 +332,6 @@ Deno.test({
       );
       markerId(run.toolTexts[0]);
       assert.equal(run.toolTexts[1].trimEnd(), (await sh(fx.project, "git log")).trimEnd());
-    } finally {
-      await fx.server.stop();
-      await Deno.remove(fx.scratch, { recursive: true });
-    }
+    });
   },
-});
+);

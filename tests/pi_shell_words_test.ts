@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { corpusCommands, generatedSources } from "../bench/_shell_robustness.ts";
+import { generatedSources } from "../bench/_shell_robustness.ts";
+import { CORPORA, corpusOrSkip } from "./_shell_corpus.ts";
 import { certainlyCompound } from "../hooks/pi/src/shell_words.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { decideRewrite } from "../lib/shell/rewrite_decision.ts";
@@ -17,10 +18,6 @@ import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts"
 const parser = await loadShellParser();
 const registry = createRuleRegistry([builtinRuleSource()]);
 const decide = (source: string) => decideRewrite(source, parser, registry, []);
-
-const CORPORA = ["agent-calls", "runs"].map((name) =>
-  new URL(`../../shared/corpus/${name}.jsonl.gz`, import.meta.url).pathname
-);
 
 /** Indices only in messages: corpus text never reaches the test output. */
 function checkAgainstYarp(sources: readonly string[]) {
@@ -39,13 +36,8 @@ function checkAgainstYarp(sources: readonly string[]) {
 for (const path of CORPORA) {
   const name = path.split("/").at(-1);
   Deno.test(`certainlyCompound: ${name}: no command yarp wraps is skipped`, async () => {
-    let sources: string[];
-    try {
-      sources = await corpusCommands(path);
-    } catch {
-      console.log(`skipped: ${path} is absent`);
-      return;
-    }
+    const sources = await corpusOrSkip(path);
+    if (sources === undefined) return;
     const counts = checkAgainstYarp(sources);
     assert.ok(counts.wrapped > 50, `${counts.wrapped} wrapped`);
     assert.ok(counts.skipped > sources.length / 10, `${counts.skipped} skipped`);

@@ -7,24 +7,32 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseTrustArgs, parseTrustFile, renderTrustFile, updateTrust } from "../lib/cli/trust.ts";
+import { ROOT, spawn, spawnText, withTempDir, YARP } from "./_process.ts";
 
-const ROOT = join(import.meta.dirname!, "..");
 const PACK_SOURCE = join(ROOT, "tests/fixtures/pi/project_pack");
 
-async function yarp(args: string[], cwd: string, env: Record<string, string>) {
-  const out = await new Deno.Command(join(ROOT, "bin/yarp"), {
-    args,
-    cwd,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+function yarp(args: string[], cwd: string, env: Record<string, string>) {
+  return spawnText(YARP, { args, cwd, env });
 }
 
-async function scratch() {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "yarp-trust-" }));
+interface Scratch {
+  readonly dir: string;
+  readonly project: string;
+  readonly env: { XDG_STATE_HOME: string; XDG_CONFIG_HOME: string };
+}
+
+/**
+ * Runs `fn` in a new scratch directory (its real path), removed afterwards: a
+ * project whose `.yarp/rules.yrp` is the fixture pack compiled, and private
+ * state and config directories.
+ */
+function withScratch(fn: (scratch: Scratch) => Promise<void>): Promise<void> {
+  return withTempDir(async (tmp) => await fn(await scratch(await Deno.realPath(tmp))), {
+    prefix: "yarp-trust-",
+  });
+}
+
+async function scratch(dir: string): Promise<Scratch> {
   const project = join(dir, "project");
   await Deno.mkdir(join(project, ".yarp"), { recursive: true });
   const env = { XDG_STATE_HOME: join(dir, "state"), XDG_CONFIG_HOME: join(dir, "config") };
@@ -85,8 +93,7 @@ Deno.test("parseTrustArgs and the trust file: strict, sorted, one error line", (
 });
 
 Deno.test("yarp trust: records root and digest, a changed pack is untrusted, revoke removes it", async () => {
-  const { dir, project, env } = await scratch();
-  try {
+  await withScratch(async ({ project, env }) => {
     const status = async () =>
       JSON.parse((await yarp(["trust", "--status", "--json"], project, env)).stdout);
     assert.equal((await status()).trusted, false);
@@ -114,14 +121,11 @@ Deno.test("yarp trust: records root and digest, a changed pack is untrusted, rev
     const revoked = await yarp(["trust", "--revoke"], project, env);
     assert.equal(revoked.code, 0);
     assert.equal((await status()).recorded_digest, null);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("yarp trust: a pack that resolves outside the project root is refused", async () => {
-  const { dir, project, env } = await scratch();
-  try {
+  await withScratch(async ({ dir, project, env }) => {
     const outside = join(dir, "outside.yrp");
     await Deno.rename(join(project, ".yarp/rules.yrp"), outside);
     await Deno.symlink(outside, join(project, ".yarp/rules.yrp"));
@@ -131,14 +135,11 @@ Deno.test("yarp trust: a pack that resolves outside the project root is refused"
     assert.equal((await yarp(["trust", "--status", "--json"], project, env)).code, 0);
     const missing = await yarp(["trust"], dir, env);
     assert.match(missing.stderr, /\.yarp\/rules\.yrp: not found/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("rule layers: config rules.packs apply in rewrite, run and rules explain; a duplicate is disabled", async () => {
-  const { dir, project, env } = await scratch();
-  try {
+  await withScratch(async ({ project, env }) => {
     const pack = join(project, ".yarp/rules.yrp");
     const plain = await yarp(["rewrite", "--json", "--", "seq 1 100"], project, env);
     assert.equal(JSON.parse(plain.stdout).rewrite, false);
@@ -165,19 +166,14 @@ Deno.test("rule layers: config rules.packs apply in rewrite, run and rules expla
     );
     assert.equal(run.code, 0);
     assert.match(run.stdout, /^1\n2\n3\n\[yarp: kept 5 of 100 lines/);
-    const reduced = await new Deno.Command(join(ROOT, "bin/yarp"), {
+    const reduced = await spawn(YARP, {
       args: ["result-reduce", "--json", "--command", "seq 1 100", "--exit-code", "0"],
       cwd: project,
       env,
-      stdin: "piped",
-      stdout: "piped",
-    }).spawn();
-    const writer = reduced.stdin.getWriter();
-    await writer.write(
-      new TextEncoder().encode(Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join("")),
-    );
-    await writer.close();
-    const report = JSON.parse(new TextDecoder().decode((await reduced.output()).stdout));
+      input: Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join(""),
+      stderr: "inherit",
+    });
+    const report = JSON.parse(new TextDecoder().decode(reduced.stdout));
     assert.equal(report.rule, "e2e/seq");
     assert.equal(report.changed, true);
     // The same pack again through --rule-pack: the later external copy is disabled, the first applies.
@@ -195,7 +191,5 @@ Deno.test("rule layers: config rules.packs apply in rewrite, run and rules expla
     assert.deepEqual(JSON.parse(invalid.stdout), { rewrite: false, reason: "invalid-pack" });
     const passed = await yarp(["run", "--", "seq", "1", "100"], project, env);
     assert.equal(passed.stdout, Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join(""));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

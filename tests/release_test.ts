@@ -10,34 +10,29 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoRunArgs, SANDBOX } from "../lib/base/sandbox.ts";
 import { YARP_VERSION } from "../lib/cli/version.ts";
+import { ROOT, spawnText, type TextOutput, withTempDir, YARP } from "./_process.ts";
 
-const ROOT = join(import.meta.dirname!, "..");
 const DENO = Deno.execPath();
-const decoder = new TextDecoder();
 /** The Deno cache the test runs with: bin/yarp resolves packages from it only. */
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
 const SANDBOX_ENV = Object.fromEntries(
   SANDBOX.runtimeEnv.map((pair) => pair.split("=", 2) as [string, string]),
 );
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Result = TextOutput;
 
-async function run(
+/** Runs `command ARGS` in `cwd` with only `env`, stdin closed; decoded streams. */
+function run(
   command: string,
   args: string[],
   env: Record<string, string>,
   cwd = ROOT,
 ): Promise<Result> {
-  const out = await new Deno.Command(command, { args, env, cwd, clearEnv: true, stdin: "null" })
-    .output();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+  return spawnText(command, { args, env, clearEnv: true, cwd });
 }
 
-async function build(out: string): Promise<void> {
+/** Builds the release into `out` with scripts/build.ts (`more` joins its environment). */
+async function build(out: string, more: Record<string, string> = {}): Promise<void> {
   const result = await run(DENO, [
     "run",
     "--allow-read",
@@ -47,7 +42,7 @@ async function build(out: string): Promise<void> {
     "scripts/build.ts",
     "--out",
     out,
-  ], { PATH: Deno.env.get("PATH")!, HOME: Deno.env.get("HOME")! });
+  ], { PATH: Deno.env.get("PATH")!, HOME: Deno.env.get("HOME")!, ...more });
   assert.equal(result.code, 0, result.stderr);
 }
 
@@ -91,8 +86,7 @@ const normalize = (text: string) =>
 
 Deno.test("the build is reproducible, ASCII-only, version-stamped, with a true SHA256SUMS", async () => {
   const first = await artefact();
-  const second = await Deno.makeTempDir({ prefix: "yarp_release_again_" });
-  try {
+  await withTempDir(async (second) => {
     await build(second);
     const a = await Deno.readFile(first);
     const b = await Deno.readFile(join(second, "yarp.js"));
@@ -105,9 +99,7 @@ Deno.test("the build is reproducible, ASCII-only, version-stamped, with a true S
     assert.match(sums, new RegExp(`^${digest}  yarp\\.js\\n`));
     const { version } = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
     assert.equal(version, YARP_VERSION);
-  } finally {
-    await Deno.remove(second, { recursive: true });
-  }
+  }, { prefix: "yarp_release_again_" });
 });
 
 Deno.test("dist/yarp.js behaves as bin/yarp: exit codes, streams, archive, read", async () => {
@@ -125,40 +117,20 @@ Deno.test("dist/yarp.js behaves as bin/yarp: exit codes, streams, archive, read"
   for (const kind of ["launcher", "artefact"] as const) {
     const { home, env } = await freshHome();
     const project = join(home, "project");
+    /** `yarp ARGS` in the project, through bin/yarp or the bundle with the sandbox's flags. */
+    const yarp = (args: string[]) =>
+      kind === "launcher" ? run(YARP, args, { ...env, YARP_DENO: DENO, DENO_DIR }, project) : run(
+        DENO,
+        denoRunArgs((name) => env[name], args, { kind: "artefact", entry: bundle }),
+        { ...env, ...SANDBOX_ENV },
+        project,
+      );
     try {
       const rows: Result[] = [];
-      for (const args of cases) {
-        rows.push(
-          kind === "launcher"
-            ? await run(
-              join(ROOT, "bin", "yarp"),
-              args,
-              { ...env, YARP_DENO: DENO, DENO_DIR },
-              project,
-            )
-            : await run(
-              DENO,
-              denoRunArgs((name) => env[name], args, { kind: "artefact", entry: bundle }),
-              { ...env, ...SANDBOX_ENV },
-              project,
-            ),
-        );
-      }
+      for (const args of cases) rows.push(await yarp(args));
       const id = JSON.parse(rows[6].stdout)[0]?.id;
       assert.ok(id, `${kind}: the run was archived`);
-      const read = kind === "launcher"
-        ? await run(
-          join(ROOT, "bin", "yarp"),
-          ["read", id],
-          { ...env, YARP_DENO: DENO, DENO_DIR },
-          project,
-        )
-        : await run(
-          DENO,
-          denoRunArgs((name) => env[name], ["read", id], { kind: "artefact", entry: bundle }),
-          { ...env, ...SANDBOX_ENV },
-          project,
-        );
+      const read = await yarp(["read", id]);
       const direct = await run("npm", ["test"], env, project);
       assert.equal(read.code, 0, read.stderr);
       assert.equal(read.stdout, direct.stdout, `${kind}: read gives the exact stdout back`);
@@ -358,26 +330,13 @@ Deno.test("dist/yarp (deno compile) behaves as the bundle, where DENORT_BIN name
     return;
   }
   await t.step("build and run", async () => {
-    const out = await Deno.makeTempDir();
-    try {
-      const result = await run(DENO, [
-        "run",
-        "--allow-read",
-        "--allow-write",
-        "--allow-run",
-        "--allow-env",
-        "scripts/build.ts",
-        "--out",
-        out,
-      ], { PATH: Deno.env.get("PATH")!, HOME: Deno.env.get("HOME")!, DENORT_BIN: denort });
-      assert.equal(result.code, 0, result.stderr);
+    await withTempDir(async (out) => {
+      await build(out, { DENORT_BIN: denort });
       const version = await run(join(out, "yarp"), ["--version"], { PATH: "/usr/bin:/bin" });
       assert.equal(version.stdout, `yarp ${YARP_VERSION}\n`);
       const sums = await Deno.readTextFile(join(out, "SHA256SUMS"));
       assert.match(sums, / {2}yarp\n$/);
-    } finally {
-      await Deno.remove(out, { recursive: true });
-    }
+    });
   });
 });
 

@@ -12,8 +12,8 @@ import { parseRewriteArgs } from "../lib/cli/rewrite.ts";
 import { decideRewrite, shellQuote } from "../lib/shell/rewrite_decision.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
+import { spawnText, YARP } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
 const parser = await loadShellParser();
 const registry = createRuleRegistry([builtinRuleSource()]);
 
@@ -109,21 +109,8 @@ Deno.test("argument parsing", () => {
   assert.ok("error" in parseRewriteArgs(["--rule-pack"]));
 });
 
-async function yarp(args: string[], stdin?: string) {
-  const child = new Deno.Command(YARP, {
-    args,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+function yarp(args: string[], stdin?: string) {
+  return spawnText(YARP, { args, input: stdin });
 }
 
 Deno.test("yarp rewrite as a program: argument, stdin, --json, pass-through", async () => {

@@ -9,8 +9,7 @@ import fc from "fast-check";
 import { join } from "node:path";
 import { captureTextIo } from "../lib/cli/io.ts";
 import { main } from "../lib/cli/main.ts";
-
-const ROOT = join(import.meta.dirname!, "..");
+import { spawn, withTempDir, YARP } from "./_process.ts";
 
 async function yarp(...args: string[]) {
   const io = captureTextIo();
@@ -219,35 +218,30 @@ Deno.test("bad arguments give one line and exit 2", async () => {
 });
 
 Deno.test("the launcher runs from any directory inside a sandbox without network", async () => {
-  const launcher = join(ROOT, "bin", "yarp");
   const cwd = await Deno.makeTempDir();
   const env = { YARP_DENO: Deno.execPath() };
-  const doctor = await new Deno.Command(launcher, { args: ["doctor"], cwd, env }).output();
+  const doctor = await spawn(YARP, { args: ["doctor"], cwd, env });
   const text = new TextDecoder().decode(doctor.stdout);
   assert.equal(doctor.code, 0, text);
   assert.match(text, /permission net: denied/);
   assert.match(text, /permission ffi: denied/);
-  const version = await new Deno.Command(launcher, { args: ["--version"], cwd, env }).output();
+  const version = await spawn(YARP, { args: ["--version"], cwd, env });
   assert.match(new TextDecoder().decode(version.stdout), /^yarp \d+\.\d+\.\d+\n$/);
 });
 
 Deno.test("the launcher finds its root through a chain of relative symlinks", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
+  await withTempDir(async (dir) => {
     await Deno.mkdir(`${dir}/bin`);
-    await Deno.symlink(join(ROOT, "bin", "yarp"), `${dir}/real-yarp`);
+    await Deno.symlink(YARP, `${dir}/real-yarp`);
     await Deno.symlink("../real-yarp", `${dir}/bin/yarp`);
     const env = { YARP_DENO: Deno.execPath() };
-    const out = await new Deno.Command(`${dir}/bin/yarp`, { args: ["--version"], cwd: dir, env })
-      .output();
+    const out = await spawn(`${dir}/bin/yarp`, { args: ["--version"], cwd: dir, env });
     assert.match(new TextDecoder().decode(out.stdout), /^yarp \d+\.\d+\.\d+\n$/);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("property: the launcher's dir_of says what dirname says", async () => {
-  const launcher = await Deno.readTextFile(join(ROOT, "bin", "yarp"));
+  const launcher = await Deno.readTextFile(YARP);
   const fn = launcher.match(/^dir_of\(\) \{\n[\s\S]*?\n\}\n/m);
   assert.ok(fn, "bin/yarp defines dir_of");
   const paths = fc.sample(
@@ -259,12 +253,9 @@ Deno.test("property: the launcher's dir_of says what dirname says", async () => 
   const script = `${
     fn[0]
   }while IFS= read -r -d '' p; do dir_of "$p"; printf '%s\\0%s\\0' "$dir" "$(dirname -- "$p")"; done`;
-  const child = new Deno.Command("bash", { args: ["-c", script], stdin: "piped", stdout: "piped" })
-    .spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(paths.map((p) => p + "\0").join("")));
-  await writer.close();
-  const fields = new TextDecoder().decode((await child.output()).stdout).split("\0");
+  const input = paths.map((p) => p + "\0").join("");
+  const { stdout } = await spawn("bash", { args: ["-c", script], input, stderr: "inherit" });
+  const fields = new TextDecoder().decode(stdout).split("\0");
   for (const [i, path] of paths.entries()) {
     assert.equal(fields[2 * i], fields[2 * i + 1], JSON.stringify(path));
   }

@@ -12,10 +12,9 @@ import { parseRunArgs, planRun, type RunOptions } from "../lib/cli/run.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
 import type { OutputPolicy, ReductionRule, RulePack } from "../lib/rules/model.ts";
+import { runYarp, tempDir, YARP } from "./_process.ts";
 
-const YARP = new URL("../bin/yarp", import.meta.url).pathname;
-const DIR = await Deno.makeTempDir({ prefix: "yarp_run_test_" });
-globalThis.addEventListener("unload", () => Deno.removeSync(DIR, { recursive: true }));
+const DIR = await tempDir("yarp_run_test_");
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -66,22 +65,12 @@ interface YarpOptions {
 
 /** Runs `bin/yarp ARGS` and collects both streams concurrently (60 s cap). */
 async function yarp(args: readonly string[], options: YarpOptions = {}): Promise<Result> {
-  const child = new Deno.Command(YARP, {
-    args: [...args],
+  const { code, signal, stdout, stderr } = await runYarp(args, {
     env: { ...ENV, ...options.env },
     cwd: options.cwd,
-    stdin: options.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(60_000),
-  }).spawn();
-  const feeding = options.stdin === undefined ? undefined : (async () => {
-    const writer = child.stdin.getWriter();
-    await writer.write(options.stdin);
-    await writer.close();
-  })();
-  const { code, signal, stdout, stderr } = await child.output();
-  await feeding;
+    input: options.stdin,
+    timeoutMs: 60_000,
+  });
   return { code, signal, stdout, stderr };
 }
 
@@ -203,14 +192,7 @@ Deno.test("the child's environment is exactly the caller's, through the launcher
     UNICODE: "é\u{1F600}",
     LINES: "1\n2",
   };
-  const child = await new Deno.Command(YARP, {
-    args: ["run", "--", "env", "-0"],
-    env,
-    clearEnv: true,
-    cwd: DIR,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const child = await runYarp(["run", "--", "env", "-0"], { env, clearEnv: true, cwd: DIR });
   assert.equal(child.code, 0, text(child.stderr));
   const seen = Object.fromEntries(
     text(child.stdout).split("\0").filter((entry) => entry !== "").map((entry) => {

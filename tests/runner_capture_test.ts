@@ -14,6 +14,7 @@ import {
   type RawCapture,
   runReduced,
 } from "../lib/run/runner.ts";
+import { concatBytes } from "./_bytes.ts";
 
 const decoder = new TextDecoder();
 
@@ -21,15 +22,7 @@ function sink(): ByteSink & { bytes(): Uint8Array } {
   const parts: Uint8Array[] = [];
   return {
     write: (bytes) => void parts.push(bytes.slice()),
-    bytes() {
-      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let at = 0;
-      for (const p of parts) {
-        out.set(p, at);
-        at += p.length;
-      }
-      return out;
-    },
+    bytes: () => concatBytes(parts),
   };
 }
 

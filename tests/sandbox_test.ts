@@ -11,9 +11,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { ROOT, runYarp, spawnText, withTempDir, YARP } from "./_process.ts";
 
-const ROOT = join(import.meta.dirname!, "..");
-const YARP = join(ROOT, "bin", "yarp");
 const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
 const decoder = new TextDecoder();
 
@@ -77,8 +76,16 @@ Deno.test("yarpNetworkCalls counts YARP's sockets and not its child's", () => {
   ]);
 });
 
-async function scratch(): Promise<{ dir: string; env: Record<string, string> }> {
-  const dir = await Deno.makeTempDir({ prefix: "yarp_sandbox_" });
+/**
+ * Runs `fn` in a new scratch directory, removed afterwards: an npm project
+ * (`project/`) whose `npm test` prints 2,000 lines and fails, and `env`, a
+ * whole environment with HOME there and YARP's runtime and Deno cache.
+ */
+function withScratch(fn: (dir: string, env: Record<string, string>) => Promise<void>) {
+  return withTempDir(async (dir) => await fn(dir, await scratch(dir)), { prefix: "yarp_sandbox_" });
+}
+
+async function scratch(dir: string): Promise<Record<string, string>> {
   const project = join(dir, "project");
   await Deno.mkdir(project);
   const script = "for(let i=0;i<2000;i++)console.log('test '+i+' ok');" +
@@ -88,14 +95,11 @@ async function scratch(): Promise<{ dir: string; env: Record<string, string> }> 
     JSON.stringify({ name: "p", version: "1.0.0", scripts: { test: `node -e "${script}"` } }),
   );
   return {
-    dir,
-    env: {
-      HOME: dir,
-      PATH: Deno.env.get("PATH")!,
-      YARP_DENO: Deno.execPath(),
-      DENO_DIR,
-      npm_config_update_notifier: "false",
-    },
+    HOME: dir,
+    PATH: Deno.env.get("PATH")!,
+    YARP_DENO: Deno.execPath(),
+    DENO_DIR,
+    npm_config_update_notifier: "false",
   };
 }
 
@@ -127,36 +131,15 @@ async function traced(
   stdin?: string,
 ): Promise<Traced> {
   const log = join(env.HOME, `strace-${crypto.randomUUID()}.log`);
-  const child = new Deno.Command("strace", {
-    args: [
-      "-f",
-      "-qq",
-      "-e",
-      "trace=execve,clone,clone3,fork,vfork,socket,connect",
-      "-o",
-      log,
-      YARP,
-      ...args,
-    ],
+  const trace = ["-f", "-qq", "-e", "trace=execve,clone,clone3,fork,vfork,socket,connect"];
+  const out = await spawnText("strace", {
+    args: [...trace, "-o", log, YARP, ...args],
     env,
     clearEnv: true,
     cwd,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-    network: yarpNetworkCalls(await Deno.readTextFile(log)),
-  };
+    input: stdin,
+  });
+  return { ...out, network: yarpNetworkCalls(await Deno.readTextFile(log)) };
 }
 
 Deno.test("no YARP process opens a socket: reduced, pass-through, rewrite, result-reduce, read", async (t) => {
@@ -166,8 +149,7 @@ Deno.test("no YARP process opens a socket: reduced, pass-through, rewrite, resul
     );
     return;
   }
-  const { dir, env: base } = await scratch();
-  try {
+  await withScratch(async (dir, base) => {
     const env = { ...base, DENO_DIR: await cacheWithoutMetadata(dir) };
     const project = join(dir, "project");
     const direct = await new Deno.Command("npm", { args: ["test"], cwd: project, env }).output();
@@ -203,25 +185,21 @@ Deno.test("no YARP process opens a socket: reduced, pass-through, rewrite, resul
       args: [env.DENO_DIR, "-name", "registry.json"],
     }).output();
     assert.equal(decoder.decode(metadata.stdout), "");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("the child gets the caller's environment exactly, DENO_NO_UPDATE_CHECK included", async () => {
-  const { dir, env } = await scratch();
-  try {
+  await withScratch(async (dir, env) => {
     const extras: Record<string, string>[] = [{}, { DENO_NO_UPDATE_CHECK: "mine" }, {
       DENO_NO_UPDATE_CHECK: "",
     }];
     for (const extra of extras) {
       const caller = { ...env, ...extra, YARP_SANDBOX_MARK: "x y" };
-      const out = await new Deno.Command(YARP, {
-        args: ["run", "--", "env", "-0"],
+      const out = await runYarp(["run", "--", "env", "-0"], {
         env: caller,
         clearEnv: true,
         cwd: dir,
-      }).output();
+      });
       assert.equal(out.code, 0, decoder.decode(out.stderr));
       const seen = Object.fromEntries(
         decoder.decode(out.stdout).split("\0").filter((e) => e !== "").map((e) => {
@@ -235,14 +213,11 @@ Deno.test("the child gets the caller's environment exactly, DENO_NO_UPDATE_CHECK
       delete seen._;
       assert.deepEqual(seen, caller);
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("LOG_TOKENS and LOG_STREAM make no library write to YARP's output", async () => {
-  const { dir, env } = await scratch();
-  try {
+  await withScratch(async (dir, env) => {
     const configDir = join(dir, "config", "yarp");
     await Deno.mkdir(configDir, { recursive: true });
     await Deno.writeTextFile(join(configDir, "config.yaml"), "archive:\n  max_age_days: 3\n");
@@ -250,8 +225,7 @@ Deno.test("LOG_TOKENS and LOG_STREAM make no library write to YARP's output", as
     const debugs: Record<string, string>[] = [{}, { LOG_TOKENS: "1", LOG_STREAM: "1" }];
     for (const debug of debugs) {
       // A reduced run parses the config file with npm:yaml.
-      const out = await new Deno.Command(YARP, {
-        args: ["run", "--", "npm", "test"],
+      const out = await runYarp(["run", "--", "npm", "test"], {
         env: {
           ...env,
           ...debug,
@@ -260,56 +234,46 @@ Deno.test("LOG_TOKENS and LOG_STREAM make no library write to YARP's output", as
         },
         clearEnv: true,
         cwd: join(dir, "project"),
-      }).output();
+      });
       assert.equal(out.code, 1);
       const text = `${decoder.decode(out.stdout)}\n--stderr--\n${decoder.decode(out.stderr)}`;
       assert.match(text, /yarp read [0-9a-f]+/);
       results.push(text.replace(/yarp read [0-9a-f]+/g, "yarp read ID"));
     }
     assert.equal(results[1], results[0]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a relative XDG_STATE_HOME is ignored by launcher and library: the copy is kept", async () => {
-  const { dir, env } = await scratch();
-  try {
+  await withScratch(async (dir, env) => {
     const caller = { ...env, XDG_STATE_HOME: "relative-state" };
     const project = join(dir, "project");
-    const out = await new Deno.Command(YARP, {
-      args: ["run", "--", "npm", "test"],
+    const out = await runYarp(["run", "--", "npm", "test"], {
       env: caller,
       clearEnv: true,
       cwd: project,
-    }).output();
+    });
     const text = decoder.decode(out.stdout) + decoder.decode(out.stderr);
     assert.doesNotMatch(text, /no exact copy/);
     const id = /yarp read ([0-9a-f]+)/.exec(text)?.[1];
     assert.ok(id, text.slice(-400));
     await Deno.stat(join(dir, ".local", "state", "yarp", "archive.sqlite3"));
     await assert.rejects(Deno.stat(join(project, "relative-state")));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("a permission failure is a YARP message naming the path, never --allow-all advice", async () => {
-  const { dir, env } = await scratch();
-  try {
+  await withScratch(async (dir, env) => {
     for (const output of ["/dev/null", "/proc/yarp-no-such.yrp"]) {
-      const out = await new Deno.Command(YARP, {
-        args: ["rules", "compile", join(ROOT, "rules"), "--output", output],
+      const out = await runYarp(["rules", "compile", join(ROOT, "rules"), "--output", output], {
         env,
         clearEnv: true,
         cwd: dir,
-      }).output();
+      });
       const err = decoder.decode(out.stderr);
       assert.notEqual(out.code, 0, `${output}: ${err}`);
       assert.doesNotMatch(err, /--allow-|run again/, err);
       assert.match(err, /^yarp rules compile: [^\n]+\n$/);
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });

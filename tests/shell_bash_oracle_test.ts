@@ -10,7 +10,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { corpusCommands, generatedSources } from "../bench/_shell_robustness.ts";
+import { generatedSources } from "../bench/_shell_robustness.ts";
+import { corpusOrSkip, corpusPath } from "./_shell_corpus.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { decideRewrite } from "../lib/shell/rewrite_decision.ts";
@@ -130,15 +131,10 @@ async function checkWrapped(sources: readonly string[], label: (index: number) =
 }
 
 for (const name of ["agent-calls", "runs"]) {
-  const path = new URL(`../../shared/corpus/${name}.jsonl.gz`, import.meta.url).pathname;
+  const path = corpusPath(name);
   Deno.test(`${name}: every command yarp rewrite wraps has bash's argv`, async () => {
-    let sources: string[];
-    try {
-      sources = await corpusCommands(path);
-    } catch {
-      console.log(`skipped: ${path} is absent`);
-      return;
-    }
+    const sources = await corpusOrSkip(path);
+    if (sources === undefined) return;
     const wrapped = await checkWrapped(sources, (index) => `wrapped ${name} source ${index}`);
     assert.ok(wrapped > 50, `${wrapped} wrapped`);
   });

@@ -8,14 +8,11 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { corpusCommands, generatedSources } from "../bench/_shell_robustness.ts";
+import { generatedSources } from "../bench/_shell_robustness.ts";
+import { CORPORA, corpusOrSkip } from "./_shell_corpus.ts";
 import { loadBashTreeParser } from "../lib/shell/_runtime.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { type ComparableNode, loadReferenceParser, treeLines } from "./_web_tree_sitter.ts";
-
-const CORPORA = ["agent-calls", "runs"].map((name) =>
-  new URL(`../../shared/corpus/${name}.jsonl.gz`, import.meta.url).pathname
-);
 
 const reference = await loadReferenceParser();
 const shell = await loadShellParser();
@@ -46,13 +43,8 @@ function firstDifference(sources: readonly string[]): string | undefined {
 for (const path of CORPORA) {
   const name = path.split("/").at(-1);
   Deno.test(`parity: every command of ${name} parses as web-tree-sitter parses it`, async () => {
-    let commands: string[];
-    try {
-      commands = await corpusCommands(path);
-    } catch {
-      console.log(`skipped: ${path} is absent`);
-      return;
-    }
+    const commands = await corpusOrSkip(path);
+    if (commands === undefined) return;
     assert.ok(commands.length > 1_000);
     // Messages name the index only: corpus text never reaches the test output.
     assert.equal(firstDifference(commands), undefined);

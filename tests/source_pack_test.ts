@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { loadSourcePack, MANIFEST_MAX_BYTES } from "../lib/rules/source_pack.ts";
 import { sourceDigest } from "../lib/rules/source_digest.ts";
+import { withTempDir } from "./_process.ts";
 
 const encoder = new TextEncoder();
 
@@ -312,9 +313,8 @@ Deno.test("missing, directory and repeated paths", async () => {
 });
 
 Deno.test("escaping and absolute path strings are rejected before any file access", async () => {
-  const outside = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${outside}/a.json`, guardRule("a"));
-  try {
+  await withTempDir(async (outside) => {
+    await Deno.writeTextFile(`${outside}/a.json`, guardRule("a"));
     await withPack({
       "pack.json": manifest([
         `${outside}/a.json`,
@@ -328,15 +328,12 @@ Deno.test("escaping and absolute path strings are rejected before any file acces
         "pack.json /rules/2 invalid-path",
       ]);
     });
-  } finally {
-    await Deno.remove(outside, { recursive: true });
-  }
+  });
 });
 
 Deno.test("symlinked files and symlinked directory segments are rejected", async () => {
-  const outside = await Deno.makeTempDir();
-  await Deno.writeTextFile(`${outside}/a.json`, guardRule("a"));
-  try {
+  await withTempDir(async (outside) => {
+    await Deno.writeTextFile(`${outside}/a.json`, guardRule("a"));
     await withPack({
       "pack.json": manifest([
         "link.json",
@@ -361,9 +358,7 @@ Deno.test("symlinked files and symlinked directory segments are rejected", async
       await Deno.symlink(`${dir}/real.json`, `${dir}/pack.json`);
       assert.deepEqual(await problems(dir), ["pack.json  path-is-symlink"]);
     });
-  } finally {
-    await Deno.remove(outside, { recursive: true });
-  }
+  });
 });
 
 Deno.test("the pack directory itself may be reached through a symlink", async () => {
