@@ -392,14 +392,19 @@ Deno.test("SIGKILL of yarp mid-run: the database stays usable and no spool is le
         "yarptestprog",
         "sh",
         "-c",
-        "seq 1 3000000; sleep 1",
+        "seq 1 3000000; sleep 3",
       ],
       env,
       stdout: "null",
       stderr: "null",
     }).spawn();
     await new Promise((resolve) => setTimeout(resolve, delay));
-    child.kill("SIGKILL");
+    try {
+      child.kill("SIGKILL");
+    } catch (error) {
+      // On a loaded machine the run may already be over: then there is nothing to kill.
+      if (!(error instanceof TypeError)) throw error;
+    }
     await child.status;
   }
   await new Promise((resolve) => setTimeout(resolve, 1500)); // the orphaned children finish
