@@ -4,9 +4,11 @@
  * properties of the renderer (bounded, never grows, kept lines are the
  * input's own lines in order, mandatory lines always survive, diagnostics up
  * to the bound) and a decision table of the host result path (unknown
- * programs capped; guards, file reads, exact programs, structured output,
- * parse rejections, small results, a missing exact copy and a switched-off
- * cap are not; host notices survive typed reductions).
+ * programs capped, and sources with globs or expansions whose other words
+ * show no exact form; guards, file reads (also run through `ssh`, `xargs`
+ * or `docker exec`), exact programs, structured output, opaque programs or
+ * arguments of a program with guards, small results, a missing exact copy
+ * and a switched-off cap are not; host notices survive typed reductions).
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -140,7 +142,23 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     ["sbt test && cat log.txt", "unknown-program"],
     ["PATH=/x:/y sbt test", "assignment-output"],
     ["git status --porcelain", "guarded"],
-    ["sbt test $(x)", "parse:expansion"],
+    ["sbt test $(x)", "capped,parse:expansion"],
+    ["./gen.sh *.txt", "capped,parse:glob"],
+    ["cd ~/app && ./gen.sh", "capped,parse:glob"],
+    ["cat $LOG", "parse:expansion"],
+    ["$CMD build", "parse:expansion"],
+    ["ls *.txt", "parse:glob"],
+    ["sudo ./gen.sh *.txt", "parse:glob"],
+    ["LANG=C ./gen.sh $X", "parse:expansion"],
+    ['bash -c "./gen.sh $X"', "parse:expansion"],
+    ["./gen.sh --json *.txt", "parse:glob"],
+    ["ssh $HOST cat big.log", "parse:expansion"],
+    ["ssh host cat big.log", "unknown-program"],
+    ["ssh host 'journalctl -u app | tail -50'", "unknown-program"],
+    ["ssh host journalctl -u app", "capped,unknown-program"],
+    ["ls | xargs cat", "unknown-program"],
+    ["docker exec web cat /var/log/app.log", "no-rule-matched"],
+    ["su - dev -c 'sed -n 1,9p x'", "unknown-program"],
     ["bash -c 'sbt test'", "capped,unknown-program"],
     ["bash -c 'yarp read 1234'", "guarded"],
   ];

@@ -9,7 +9,13 @@
  */
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { ShellSourceParser } from "./parser.ts";
-import { effectiveRule, hasExactStage, hasStageDiagnostics, planResult } from "./plan.ts";
+import {
+  effectiveRule,
+  hasExactStage,
+  hasStageDiagnostics,
+  mayHoldExactForm,
+  planResult,
+} from "./plan.ts";
 import { Evidence, formFlags } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 
@@ -37,6 +43,12 @@ export interface ExactCopy {
  * (`transform-without-input`), output-changing assignments and wrapper
  * options, stage diagnostics and parse rejections keep the input exact.
  */
+/**
+ * Parse refusals whose source the cap may still read with opaque words
+ * (`parseOpaque`): a glob or an expansion leaves the command's shape known.
+ */
+const OPAQUE_REASONS: ReadonlySet<string> = new Set(["glob", "expansion"]);
+
 const CAP_REASONS: ReadonlySet<string> = new Set([
   "unknown-program",
   "no-rule-matched",
@@ -107,7 +119,9 @@ export function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean
  * A result no rule reduces (a planner reason in {@link CAP_REASONS}, no
  * exact stage: `hasExactStage`) larger than the cap's threshold is cut by
  * the global output cap (`capOutput`) once an exact copy exists; reasons
- * `["capped", <planner reason>]`. A typed reduction that would drop a
+ * `["capped", <planner reason>]`. So is a source refused for a glob or an
+ * expansion whose opaque-word model (`parseOpaque`) holds no stage that may
+ * be exact (`mayHoldExactForm`); reasons `["capped", "parse:glob"]`. A typed reduction that would drop a
  * host's truncation notice falls back to the cap, which keeps every notice.
  */
 export async function reduceFinishedResult(
@@ -159,7 +173,16 @@ export async function reduceFinishedResult(
     };
   };
   const parsed = parser.parse(source);
-  if (!parsed.ok) return pass([`parse:${parsed.reason}`]);
+  if (!parsed.ok) {
+    const reason = `parse:${parsed.reason}`;
+    if (!OPAQUE_REASONS.has(parsed.reason) || cap === null || input.length <= cap.thresholdBytes) {
+      return pass([reason]);
+    }
+    const opaque = parser.parseOpaque(source);
+    return opaque.ok && !mayHoldExactForm(opaque.program, registry)
+      ? capped(reason)
+      : pass([reason]);
+  }
   const planned = planResult(parsed.program, registry);
   if (!planned.ok) {
     if (CAP_REASONS.has(planned.reason) && !hasExactStage(parsed.program, registry)) {

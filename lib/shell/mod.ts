@@ -81,6 +81,7 @@ export async function loadShellParser(): Promise<ShellParser> {
   const parser = await loadShellTreeParser();
   return {
     parse: parser.parse,
+    parseOpaque: parser.parseOpaque,
     census: (source) =>
       parser.readTree(
         source,

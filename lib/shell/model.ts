@@ -11,6 +11,12 @@ export interface LiteralWord {
   readonly text: string;
   readonly start: number;
   readonly end: number;
+  /**
+   * Set only by the global output cap's parse (`acceptTree` with
+   * `opaqueWords`): a glob or expansion whose expanded text is unknown; its
+   * `text` is "".
+   */
+  readonly opaque?: true;
 }
 
 /** Where a descriptor points after a redirection: the pipe/visible stdout, visible stderr, or nowhere. */

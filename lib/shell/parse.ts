@@ -29,6 +29,11 @@
  * to the grammar) and a bare word that holds a newline (bash ends the
  * command there).
  *
+ * With `opaqueWords` (the global output cap's check only, never for
+ * planning or rewriting), a word or assignment value that would be refused
+ * as `glob` or `expansion` is kept as an opaque word instead: text "" and
+ * `opaque: true`, since its expanded text is unknown.
+ *
  * Parsing never executes, expands or resolves anything, and never throws
  * for any input.
  *
@@ -93,11 +98,28 @@ export function precheckSource(source: string): ShellRejectReason | undefined {
   return undefined;
 }
 
+/** How {@link acceptTree} reads words. */
+export interface AcceptOptions {
+  /** Keep glob and expansion words as opaque words (see the module contract); false by default. */
+  readonly opaqueWords?: boolean;
+}
+
+/**
+ * True while {@link acceptTree} runs with `opaqueWords`: the walk is
+ * synchronous, so one flag serves every nested reader it calls.
+ */
+let opaqueWords = false;
+
 /**
  * Accepts or rejects the syntax tree `root` of `source` (see the module
  * contract). Never throws.
  */
-export function acceptTree(source: string, root: SyntaxNode): ShellParse {
+export function acceptTree(
+  source: string,
+  root: SyntaxNode,
+  options: AcceptOptions = {},
+): ShellParse {
+  opaqueWords = options.opaqueWords === true;
   try {
     if (root.type !== "program") return { ok: false, reason: "syntax-error" };
     if (root.hasError) return { ok: false, reason: "syntax-error" };
@@ -118,6 +140,8 @@ export function acceptTree(source: string, root: SyntaxNode): ShellParse {
     }
     if (error instanceof RangeError) return { ok: false, reason: "too-deep" };
     return { ok: false, reason: "syntax-error" };
+  } finally {
+    opaqueWords = false;
   }
 }
 
@@ -263,7 +287,7 @@ function readAssignment(node: SyntaxNode, depth: number): Assignment {
     const child = node.child(index)!;
     const field = node.fieldNameForChild(index);
     if (field === "name" && child.type === "variable_name") name = child.text;
-    else if (field === "value") value = decodeWord(child, depth + 1);
+    else if (field === "value") value = opaqueOr(() => decodeWord(child, depth + 1), () => "");
     else if (child.type === "=") sawEquals = true;
     else reject("assignment");
   }
@@ -359,7 +383,25 @@ function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
 }
 
 function readWord(node: SyntaxNode, depth: number): LiteralWord {
-  return { text: decodeWord(node, depth), start: node.startIndex, end: node.endIndex };
+  const start = node.startIndex;
+  const end = node.endIndex;
+  return opaqueOr(
+    () => ({ text: decodeWord(node, depth), start, end }),
+    () => ({ text: "", start, end, opaque: true }),
+  );
+}
+
+/** `read()`, or under `opaqueWords` `opaque()` when `read` refuses a glob or an expansion. */
+function opaqueOr<T>(read: () => T, opaque: () => T): T {
+  if (!opaqueWords) return read();
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof Reject && (error.reason === "glob" || error.reason === "expansion")) {
+      return opaque();
+    }
+    throw error;
+  }
 }
 
 /** Decodes `node`; `before` is the decoded text preceding it in the same word. */

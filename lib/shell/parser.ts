@@ -51,6 +51,13 @@ function attachNested(
 export interface ShellSourceParser {
   /** The shell model of `source`, or one rejection reason. */
   parse(source: string): ShellParse;
+  /**
+   * The model of `source` with glob and expansion words kept as opaque
+   * words (`acceptTree`'s `opaqueWords`; `bash -c` scripts are not parsed),
+   * for the global output cap's exact-form check alone: never plan or
+   * rewrite from it.
+   */
+  parseOpaque(source: string): ShellParse;
 }
 
 /**
@@ -92,6 +99,7 @@ export async function loadShellTreeParser(): Promise<ShellTreeParser> {
   } catch {
     return {
       parse: () => ({ ok: false, reason: "parser-unavailable" }),
+      parseOpaque: () => ({ ok: false, reason: "parser-unavailable" }),
       readTree: (_source, _read, refuse) => refuse("parser-unavailable"),
     };
   }
@@ -142,6 +150,8 @@ export async function loadShellTreeParser(): Promise<ShellTreeParser> {
         source,
         withTree(source, (root) => accept(source, root), refused),
       ),
+    parseOpaque: (source) =>
+      withTree(source, (root) => acceptTree(source, root, { opaqueWords: true }), refused),
     readTree: (source, read, refuse) =>
       withTree(
         source,

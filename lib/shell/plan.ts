@@ -71,6 +71,7 @@
  * @module
  */
 import type { OutputPolicy, ReducerSpec, ReductionRule } from "../rules/model.ts";
+import { ruleProgramName } from "../rules/program_alias.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { Assignment, Pipeline, ShellProgram, SimpleCommand } from "./model.ts";
 import {
@@ -78,6 +79,7 @@ import {
   frontEndOperand,
   isActivateScript,
   peelWrappers,
+  shellScriptOperand,
   type StageFormReason,
 } from "./stage_forms.ts";
 
@@ -648,6 +650,70 @@ function exactWords(argv: readonly string[]): boolean {
 }
 
 /**
+ * Programs that run a command given in their arguments, elsewhere or as
+ * another user (`ssh host cat f`, `xargs cat`, `docker exec c cat f`,
+ * `su -c 'cat f'`): their output is that command's, which no planner reads.
+ */
+const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
+  "ssh",
+  "su",
+  "runuser",
+  "xargs",
+  "parallel",
+  "docker",
+  "podman",
+  "kubectl",
+  "chroot",
+  "nsenter",
+  "setsid",
+  "flock",
+]);
+
+/** Splits a runner's argument text into the words a remote or nested shell may run. */
+const COMMAND_TOKEN = /[^\s;&|()<>'"`]+/g;
+
+/**
+ * True when `argv` is a {@link COMMAND_RUNNERS} program and some word of its
+ * arguments names a program whose output is exact whatever its arguments
+ * ({@link isExactProgram}: `cat`, `sed`, `jq`, `echo`, …): the run may be an
+ * exact form, so the cap leaves it alone.
+ */
+function runsKnownProgram(argv: readonly string[], registry: RuleRegistry): boolean {
+  const program = argv[0] ?? "";
+  if (!COMMAND_RUNNERS.has(program.slice(program.lastIndexOf("/") + 1))) return false;
+  for (const word of argv.slice(1)) {
+    for (const [token] of word.matchAll(COMMAND_TOKEN)) {
+      if (isExactProgram(token.slice(token.lastIndexOf("/") + 1), registry)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when `name` reads files or bounds a view (`cat`, `head`, `tail`, a
+ * transform rule's program) or a guard selects it whatever its arguments
+ * (the `exact/*` guards: `sed`, `jq`, `echo`, digests, …).
+ */
+function isExactProgram(name: string, registry: RuleRegistry): boolean {
+  if (READ_PROGRAMS.has(name)) return true;
+  const program = ruleProgramName(name);
+  return registry.sources.some((source) =>
+    source.candidates(program).some((rule) =>
+      rule.action === "transform" ||
+      (rule.action === "passthrough" && rule.match.argvPrefix.length === 0 &&
+        rule.match.argvContainsAll.length === 0)
+    )
+  );
+}
+
+/** True when any guard or transform rule is filed under `program`. */
+function hasExactRule(program: string, registry: RuleRegistry): boolean {
+  return registry.sources.some((source) =>
+    source.candidates(program).some((rule) => rule.action !== "reduce")
+  );
+}
+
+/**
  * True when the registry guards `argv` with its program named by its last path segment: rules
  * never match a program given by path (`/usr/bin/sha256sum`, `./node_modules/.bin/jq`), yet
  * the path runs the same exact program for the cap.
@@ -665,9 +731,11 @@ function guardedByName(argv: readonly string[], registry: RuleRegistry): boolean
  * name the programs whose output is exact by nature: file reads, digests,
  * counts, queries, watch modes, `yarp`), also for a program named by its
  * path, a transform reading a file (`cat FILE`, `head FILE`), an
- * output-changing assignment or wrapper option, or an argument that asks
+ * output-changing assignment or wrapper option, an argument that asks
  * any program for structured, NUL-delimited, counted or streaming output
- * ({@link EXACT_WORD}). Pure; never throws (a failing pack counts as exact).
+ * ({@link EXACT_WORD}), or a command runner (`ssh`, `xargs`, `docker`, …)
+ * whose arguments name a program with a guard or transform rule
+ * (`ssh host cat f`). Pure; never throws (a failing pack counts as exact).
  */
 export function hasExactStage(program: ShellProgram, registry: RuleRegistry): boolean {
   try {
@@ -678,21 +746,7 @@ export function hasExactStage(program: ShellProgram, registry: RuleRegistry): bo
             if (hasExactStage(stage.nested, registry)) return true;
             continue;
           }
-          const words = stage.words.map((word) => word.text);
-          const peeled = peelWrappers(words);
-          const argv = typeof peeled === "string" ? words : peeled.argv;
-          if (exactWords(argv) || exactWords(frontEndOperand(argv) ?? [])) return true;
-          if (guardedByName(argv, registry)) return true;
-          const kind = classify(stage, registry);
-          if (kind.kind === "transform" && index === 0) return true;
-          if (kind.kind !== "state") continue;
-          const state = kind.state;
-          if (state.kind === "exact") return true;
-          if (
-            state.kind === "unknown" &&
-            (state.reason === "assignment-output" || state.reason === "wrapper-option" ||
-              state.reason === "invalid-pack")
-          ) return true;
+          if (stageIsExact(stage, index, registry)) return true;
         }
       }
     }
@@ -700,4 +754,74 @@ export function hasExactStage(program: ShellProgram, registry: RuleRegistry): bo
   } catch {
     return true;
   }
+}
+
+/** {@link hasExactStage} of one literal stage, `index` its place in the pipeline; may throw. */
+function stageIsExact(stage: SimpleCommand, index: number, registry: RuleRegistry): boolean {
+  const words = stage.words.map((word) => word.text);
+  const peeled = peelWrappers(words);
+  const argv = typeof peeled === "string" ? words : peeled.argv;
+  if (exactWords(argv) || exactWords(frontEndOperand(argv) ?? [])) return true;
+  if (runsKnownProgram(argv, registry)) return true;
+  if (guardedByName(argv, registry)) return true;
+  const kind = classify(stage, registry);
+  if (kind.kind === "transform" && index === 0) return true;
+  if (kind.kind !== "state") return false;
+  const state = kind.state;
+  if (state.kind === "exact") return true;
+  return state.kind === "unknown" &&
+    (state.reason === "assignment-output" || state.reason === "wrapper-option" ||
+      state.reason === "invalid-pack");
+}
+
+/**
+ * {@link hasExactStage} for a program parsed with opaque words
+ * (`parseOpaque`): true unless every stage is known not to be an exact
+ * form. A stage without opaque words is judged as `hasExactStage` judges
+ * it, except that a shell running a literal script (`bash -c '…'`, not
+ * parsed here) counts as exact. A stage with an opaque word, whose text is
+ * unknown, counts as exact when its program is opaque, a wrapper or a front
+ * end, when an assignment before it changes output, when a literal word asks
+ * for exact output or the program reads files (`cat`, `head`, `tail`), or
+ * when any guard or transform rule is filed under its program: only a
+ * program no such rule names, given file names or values, is left to the
+ * cap. Pure; never throws (a failing pack counts as exact).
+ */
+export function mayHoldExactForm(program: ShellProgram, registry: RuleRegistry): boolean {
+  try {
+    for (const list of program.lists) {
+      for (const pipeline of list.pipelines) {
+        for (const [index, stage] of pipeline.stages.entries()) {
+          const argv = stage.words.map((word) => word.text);
+          if (shellScriptOperand(argv) !== undefined) return true;
+          if (!stage.words.some((word) => word.opaque)) {
+            if (stageIsExact(stage, index, registry)) return true;
+            continue;
+          }
+          if (opaqueStageMayBeExact(stage, argv, registry)) return true;
+        }
+      }
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The opaque-word half of {@link mayHoldExactForm} for one stage; may throw. */
+function opaqueStageMayBeExact(
+  stage: SimpleCommand,
+  argv: readonly string[],
+  registry: RuleRegistry,
+): boolean {
+  if (stage.words[0].opaque) return true;
+  const peeled = peelWrappers(argv);
+  if (typeof peeled === "string" || peeled.argv.length !== argv.length) return true;
+  if (frontEndOperand(argv) !== undefined || exactWords(argv)) return true;
+  if (runsKnownProgram(argv, registry)) return true;
+  if ((stage.assignments ?? []).some(({ name }) => assignmentEffect(name) === "output")) {
+    return true;
+  }
+  const path = argv[0];
+  return hasExactRule(ruleProgramName(path.slice(path.lastIndexOf("/") + 1)), registry);
 }
