@@ -68,7 +68,7 @@ export class TermSamples {
     this._next = new Int32Array(this._terms.length);
     this._needles = this._terms.map((term) => windows1252.decode(term));
     this._patterns = this._fold
-      ? this._needles.map((needle) => new RegExp(escapeRegExp(needle), "gi"))
+      ? this._needles.map((needle) => new RegExp(RegExp.escape(needle), "gi"))
       : [];
     this._missing = this._terms.length;
     this._setLeads();
@@ -218,10 +218,6 @@ export class TermSamples {
   }
 }
 
-/** `text` with every regular-expression syntax character escaped. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|\/-]/g, "\\$&");
-}
 
 function lowerAscii(b: number): number {
   return b >= 0x41 && b <= 0x5a ? b + 0x20 : b;
