@@ -23,7 +23,7 @@ import {
   MARKER_WORDS,
   NOTICE_WINDOW_BYTES,
 } from "../lib/reduce/evidence.ts";
-import { WordCandidates } from "../lib/reduce/_word_candidates.ts";
+import { trieAlternation, WordCandidates } from "../lib/reduce/_word_candidates.ts";
 
 const enc = new TextEncoder();
 
@@ -434,4 +434,26 @@ Deno.test("the chunk word search keeps byte offsets through invalid and multi-by
     assert.ok(candidates.hasCandidate(head.length, end), `${lead}: second line`);
     assert.ok(!candidates.hasCandidate(end + 1, bytes.length - 1), `${lead}: third line`);
   }
+});
+
+Deno.test("a trie alternation matches a text exactly when one of its words occurs in it (property)", () => {
+  const alphabet = fc.constantFrom("a", "b", "ab", ".", "(", "|", "-", "\\", "*", "e");
+  const word = fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
+  fc.assert(
+    fc.property(
+      fc.array(word, { minLength: 1, maxLength: 6 }),
+      fc.array(alphabet, { maxLength: 24 }),
+      (words, parts) => {
+        const text = parts.join("");
+        const pattern = new RegExp(trieAlternation(words));
+        assert.equal(
+          pattern.test(text),
+          words.some((w) => text.includes(w)),
+          `${words} in ${text}`,
+        );
+      },
+    ),
+    { numRuns: 3000 },
+  );
+  assert.equal(trieAlternation(["fail", "failed", "warn", "error"]), "error|fail|warn");
 });
