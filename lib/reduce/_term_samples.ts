@@ -218,7 +218,6 @@ export class TermSamples {
   }
 }
 
-
 function lowerAscii(b: number): number {
   return b >= 0x41 && b <= 0x5a ? b + 0x20 : b;
 }
