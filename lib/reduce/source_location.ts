@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { skipBlanks, startsWith } from "./kinds/family.ts";
 
 /** Bytes of a line read for a location. */
 export const LOCATION_WINDOW_BYTES = 256;
@@ -46,17 +47,6 @@ function isLetter(b: number): boolean {
 
 function isWordByte(b: number): boolean {
   return isLetter(b) || isDigit(b) || b === 0x5f;
-}
-
-function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
-  while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09)) at++;
-  return at;
-}
-
-function startsWithText(bytes: Uint8Array, at: number, end: number, text: string): boolean {
-  if (end - at < text.length) return false;
-  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
-  return true;
 }
 
 /**
@@ -104,10 +94,10 @@ export function pathLocationEnd(bytes: Uint8Array, at: number, end: number): num
 export function leadsWithLocation(bytes: Uint8Array, start: number, end: number): boolean {
   const stop = Math.min(end, start + LOCATION_WINDOW_BYTES);
   const at = skipBlanks(bytes, start, stop);
-  if (startsWithText(bytes, at, stop, 'File "')) {
+  if (startsWith(bytes, at, stop, 'File "')) {
     let i = at + 6;
     while (i < stop && bytes[i] !== 0x22) i++;
-    return startsWithText(bytes, i, stop, '", line ') && i + 8 < stop && isDigit(bytes[i + 8]);
+    return startsWith(bytes, i, stop, '", line ') && i + 8 < stop && isDigit(bytes[i + 8]);
   }
   return pathLocationEnd(bytes, at, stop) !== -1;
 }
@@ -120,7 +110,7 @@ export function leadsWithLocation(bytes: Uint8Array, start: number, end: number)
 export function isLocatedStackFrame(bytes: Uint8Array, start: number, end: number): boolean {
   const stop = Math.min(end, start + LOCATION_WINDOW_BYTES);
   const at = skipBlanks(bytes, start, stop);
-  if (!startsWithText(bytes, at, stop, "at ")) return false;
+  if (!startsWith(bytes, at, stop, "at ")) return false;
   if (frameLocation(bytes, at + 3, stop)) return true;
   let open = at + 3;
   while (open < stop && bytes[open] !== 0x28) open++; // `(`
@@ -129,6 +119,6 @@ export function isLocatedStackFrame(bytes: Uint8Array, start: number, end: numbe
 
 /** A frame's location at `at`, after an optional `file://` scheme. */
 function frameLocation(bytes: Uint8Array, at: number, stop: number): boolean {
-  const path = startsWithText(bytes, at, stop, "file://") ? at + 7 : at;
+  const path = startsWith(bytes, at, stop, "file://") ? at + 7 : at;
   return pathLocationEnd(bytes, path, stop) !== -1;
 }

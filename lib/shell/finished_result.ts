@@ -38,17 +38,17 @@ export interface ExactCopy {
 }
 
 /**
- * Planner reasons after which the global output cap may cut a result: no
- * rule reduces it and no stage is known to be exact. Guards, file reads
- * (`transform-without-input`), output-changing assignments and wrapper
- * options, stage diagnostics and parse rejections keep the input exact.
- */
-/**
  * Parse refusals whose source the cap may still read with opaque words
  * (`parseOpaque`): a glob or an expansion leaves the command's shape known.
  */
 const OPAQUE_REASONS: ReadonlySet<string> = new Set(["glob", "expansion"]);
 
+/**
+ * Planner reasons after which the global output cap may cut a result: no
+ * rule reduces it and no stage is known to be exact. Guards, file reads
+ * (`transform-without-input`), output-changing assignments and wrapper
+ * options, stage diagnostics and other parse rejections keep the input exact.
+ */
 const CAP_REASONS: ReadonlySet<string> = new Set([
   "unknown-program",
   "no-rule-matched",
@@ -121,8 +121,9 @@ export function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean
  * the global output cap (`capOutput`) once an exact copy exists; reasons
  * `["capped", <planner reason>]`. So is a source refused for a glob or an
  * expansion whose opaque-word model (`parseOpaque`) holds no stage that may
- * be exact (`mayHoldExactForm`); reasons `["capped", "parse:glob"]`. A typed reduction that would drop a
- * host's truncation notice falls back to the cap, which keeps every notice.
+ * be exact (`mayHoldExactForm`); reasons `["capped", "parse:glob"]`. A
+ * typed reduction that would drop a host's truncation notice falls back to
+ * the cap, which keeps every notice.
  */
 export async function reduceFinishedResult(
   source: string,

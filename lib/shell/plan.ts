@@ -70,7 +70,7 @@
  *
  * @module
  */
-import type { OutputPolicy, ReducerSpec, ReductionRule } from "../rules/model.ts";
+import type { OutputPolicy, ReducerSpec, ReductionRule, Rule } from "../rules/model.ts";
 import { ruleProgramName } from "../rules/program_alias.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { Assignment, Pipeline, ShellProgram, SimpleCommand } from "./model.ts";
@@ -695,22 +695,21 @@ function runsKnownProgram(argv: readonly string[], registry: RuleRegistry): bool
  * (the `exact/*` guards: `sed`, `jq`, `echo`, digests, …).
  */
 function isExactProgram(name: string, registry: RuleRegistry): boolean {
-  if (READ_PROGRAMS.has(name)) return true;
-  const program = ruleProgramName(name);
-  return registry.sources.some((source) =>
-    source.candidates(program).some((rule) =>
+  return READ_PROGRAMS.has(name) ||
+    someRuleFiled(name, registry, (rule) =>
       rule.action === "transform" ||
       (rule.action === "passthrough" && rule.match.argvPrefix.length === 0 &&
-        rule.match.argvContainsAll.length === 0)
-    )
-  );
+        rule.match.argvContainsAll.length === 0));
 }
 
-/** True when any guard or transform rule is filed under `program`. */
-function hasExactRule(program: string, registry: RuleRegistry): boolean {
-  return registry.sources.some((source) =>
-    source.candidates(program).some((rule) => rule.action !== "reduce")
-  );
+/** True when some rule of the registry filed under `name`'s rule program name passes `test`. */
+function someRuleFiled(
+  name: string,
+  registry: RuleRegistry,
+  test: (rule: Rule) => boolean,
+): boolean {
+  const program = ruleProgramName(name);
+  return registry.sources.some((source) => source.candidates(program).some(test));
 }
 
 /**
@@ -734,7 +733,7 @@ function guardedByName(argv: readonly string[], registry: RuleRegistry): boolean
  * output-changing assignment or wrapper option, an argument that asks
  * any program for structured, NUL-delimited, counted or streaming output
  * ({@link EXACT_WORD}), or a command runner (`ssh`, `xargs`, `docker`, …)
- * whose arguments name a program with a guard or transform rule
+ * whose arguments name a program exact whatever its arguments
  * (`ssh host cat f`). Pure; never throws (a failing pack counts as exact).
  */
 export function hasExactStage(program: ShellProgram, registry: RuleRegistry): boolean {
@@ -823,5 +822,9 @@ function opaqueStageMayBeExact(
     return true;
   }
   const path = argv[0];
-  return hasExactRule(ruleProgramName(path.slice(path.lastIndexOf("/") + 1)), registry);
+  return someRuleFiled(
+    path.slice(path.lastIndexOf("/") + 1),
+    registry,
+    (rule) => rule.action !== "reduce",
+  );
 }

@@ -4,12 +4,13 @@
  * (`[12/480] Building CXX…`, `[ 40%] Building C object`, `Compiling foo
  * v1.2`, `Checking`, `Downloading…`, `Downloaded`, `Fresh`, make's
  * `Entering`/`Leaving directory`, `Scanning dependencies`, Gradle's
- * `> Task`, Maven's `[INFO] ---`/`Download…` lines, go's `go: downloading`) are noise; every error
- * and warning line with its following context (location, source line,
- * caret) is kept by the engine, identical diagnostics once with a count. A
- * line that leads with a source location (`./x.go:12:5: undefined: y`,
- * go vet's and flake8's findings, gcc's `note:` lines) is a finding even
- * without a marker word, and is kept with the warnings.
+ * `> Task`, Maven's `[INFO] ---`/`Download…` lines, go's `go: downloading`)
+ * are noise; every error and warning line with its following context
+ * (location, source line, caret) is kept by the engine, identical
+ * diagnostics once with a count. A line that leads with a source location
+ * (`./x.go:12:5: undefined: y`, go vet's and flake8's findings, gcc's
+ * `note:` lines) is a finding even without a marker word, and is kept with
+ * the warnings.
  *
  * @module
  */
