@@ -9,14 +9,15 @@
  * Inputs are made here, never copied from elsewhere: real tools (git, grep,
  * find, ls, make and cmake with gcc, ninja, ctest, cargo, pytest, tox, npm
  * with node --test; rg and tree, which `requireDebianTools` installs with
- * apt-get when they are missing; and tsc, vitest and jest at pinned versions
- * that `npm install` fetches from the npm registry) run over files,
- * repositories, Makefiles, crates and packages this script creates in a
- * temporary directory; tools that are not installed or need an unreachable
- * registry (go, pnpm, yarn, `ls --zero` of a newer coreutils, Maven, Gradle,
- * meson, dotnet, nextest, bun, pip, uv, poetry, nox, apt) get realistic
- * output written by the generators below, and so do the few cases a real
- * tool cannot produce (tsc, on node, never prints invalid UTF-8). Recorded
+ * apt-get when they are missing; and tsc, vitest, jest, vite, eslint, pnpm
+ * and yarn at pinned versions that `npm install` fetches from the npm
+ * registry) run over files, repositories, Makefiles, crates and packages
+ * this script creates in a temporary directory; tools that are not
+ * installed or need an unreachable registry (go, pnpm and yarn installs,
+ * `ls --zero` of a newer coreutils, Maven, Gradle, meson, dotnet, nextest,
+ * bun, pip, uv, poetry, nox, apt) get realistic output written by the
+ * generators below, and so do the few cases a real tool cannot produce
+ * (tsc, on node, never prints invalid UTF-8). Recorded
  * output is made deterministic: fixed commit dates, fixed names, the
  * temporary directory replaced by `/home/dev/demo`, and elapsed times
  * replaced by fixed values (see `Normalizer`).
@@ -51,6 +52,7 @@ import { families as pipeline } from "./fixtures/pipeline.ts";
 import { families as list } from "./fixtures/list.ts";
 import { families as build } from "./fixtures/build.ts";
 import { families as typescript } from "./fixtures/typescript.ts";
+import { families as packageScripts } from "./fixtures/package_scripts.ts";
 import { families as tests } from "./fixtures/tests.ts";
 import { families as packages } from "./fixtures/package.ts";
 import { families as jvm } from "./fixtures/jvm.ts";
@@ -76,6 +78,7 @@ const FAMILIES: readonly Family[] = [
   ...list,
   ...build,
   ...typescript,
+  ...packageScripts,
   ...tests,
   ...packages,
   ...jvm,
