@@ -59,5 +59,5 @@ Deno.test("KeyTable: two long keys with the same last eight bytes are two keys",
   assert.equal(table.count(a, 0, a.length, false), 0);
   assert.equal(table.count(b, 0, b.length, false), 1);
   assert.equal(table.count(a, 0, a.length, false), 0);
-  assert.deepEqual(table.counts, [2, 1]);
+  assert.deepEqual([...table.counts.subarray(0, table.keys.length)], [2, 1]);
 });

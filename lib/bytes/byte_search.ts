@@ -78,11 +78,6 @@ export function countByte(bytes: Uint8Array, value: number, start: number, end: 
   return count;
 }
 
-/** True when some byte of the 32-bit word `x` is zero (the bit trick of {@link countByte}). */
-function hasZeroByte(x: number): boolean {
-  return ~(((x & LOW7_X4) + LOW7_X4) | x | LOW7_X4) !== 0;
-}
-
 const NO_WORDS = new Uint32Array(0);
 
 /**
@@ -136,21 +131,23 @@ export class ByteScanner {
   indexFrom(from: number): number {
     const bytes = this._bytes;
     const value = this._value;
-    const lead = this._lead;
     const words = this._words;
-    const n = bytes.length;
-    const wordsEnd = lead + words.length * 4;
+    const lead = this._lead;
     let i = from;
-    // Bytes outside whole words, and up to the next word boundary.
-    while (i < n && (i < lead || i >= wordsEnd || ((i - lead) & 3) !== 0)) {
-      if (bytes[i] === value) return i;
-      i++;
+    // The first whole word at or after `from`: bytes before it one by one, then word by word.
+    const first = i <= lead ? 0 : (i - lead + 3) >>> 2;
+    if (first < words.length) {
+      const boundary = lead + first * 4;
+      for (; i < boundary; i++) if (bytes[i] === value) return i;
+      const pattern = this._pattern;
+      let w = first;
+      for (; w < words.length; w++) {
+        const x = words[w] ^ pattern;
+        if (~(((x & LOW7_X4) + LOW7_X4) | x | LOW7_X4) !== 0) break; // a zero byte: `value`
+      }
+      i = lead + w * 4;
     }
-    if (i >= n) return -1;
-    const pattern = this._pattern;
-    let w = (i - lead) >>> 2;
-    while (w < words.length && !hasZeroByte(words[w] ^ pattern)) w++;
-    for (i = lead + w * 4; i < n; i++) if (bytes[i] === value) return i;
+    for (; i < bytes.length; i++) if (bytes[i] === value) return i;
     return -1;
   }
 }

@@ -18,10 +18,10 @@ import { KEY_BYTES } from "./typed_budget.ts";
 export class KeyTable {
   /** The keys, in the order first counted. */
   readonly keys: Uint8Array[] = [];
-  /** Rows counted per key (diff: added lines). */
-  readonly counts: number[] = [];
-  /** Removed lines counted per key (diff only). */
-  readonly minus: number[] = [];
+  /** Rows counted per key (diff: added lines), for the first {@link keys}`.length` entries. */
+  readonly counts: Float64Array;
+  /** Removed lines counted per key (diff only), as {@link counts}. */
+  readonly minus: Float64Array;
   /** Sample record slots per key, kept by the engine. */
   readonly sampleSlots: number[][] = [];
   /** Rows whose key did not fit the table. */
@@ -48,6 +48,8 @@ export class KeyTable {
     this._low = new Int32Array(max);
     this._high = new Int32Array(max);
     this._length = new Int32Array(max);
+    this.counts = new Float64Array(max);
+    this.minus = new Float64Array(max);
   }
 
   /**
@@ -131,8 +133,6 @@ export class KeyTable {
     this._high[index] = this._highNow;
     this._length[index] = length;
     this.keys.push(key.slice(start, start + length));
-    this.counts.push(0);
-    this.minus.push(0);
     this.sampleSlots.push([]);
     return index;
   }
