@@ -44,18 +44,19 @@ class ListParser implements LineParser {
 
   line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
     if (end === start) return Role.Other;
-    if (startsWith(bytes, start, end, "total ")) return Role.Structure;
-    if (bytes[start] === 0x20) {
+    const first = bytes[start];
+    if (first === 0x74 && startsWith(bytes, start, end, "total ")) return Role.Structure;
+    if (first === 0x20) {
       const verb = skipBlanks(bytes, start, end);
       if (UNZIP_VERBS.matchAt(bytes, verb, end)) return this._unzip(bytes, verb, end, sink);
     }
-    if (startsWith(bytes, start, end, "Archive:  ")) return Role.Structure;
+    if (first === 0x41 && startsWith(bytes, start, end, "Archive:  ")) return Role.Structure;
     if (bytes[end - 1] === 0x3a && end - start < 256) {
       this._dirLength = end - start - 1;
       this._dir.set(bytes.subarray(start, end - 1));
       return Role.Structure;
     }
-    if (treeReport(bytes, start, end)) return Role.Structure;
+    if (first - 0x30 >>> 0 < 10 && treeReport(bytes, start, end)) return Role.Structure;
     // The name: after the last space for ls -l / unzip -l rows, after tree's drawing.
     // One pass finds it with the last slash (not final) and the last dot after it.
     let name = start;
@@ -80,8 +81,8 @@ class ListParser implements LineParser {
       }
     }
     if (
-      !startsWith(bytes, start, end, "d") && bytes[start] !== 0x2d && bytes[start] !== 0x6c &&
-      name !== start && !drawnOrIndented(bytes, start, Math.min(end, start + 4))
+      name !== start && first !== 0x64 && first !== 0x2d && first !== 0x6c &&
+      !drawnOrIndented(bytes, start, Math.min(end, start + 4))
     ) {
       name = start; // a plain name with spaces
       link = true;
