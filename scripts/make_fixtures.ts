@@ -8,19 +8,22 @@
  *
  * Inputs are made here, never copied from elsewhere: real tools (git, grep,
  * find, ls, make and cmake with gcc, ninja, ctest, cargo, pytest, tox, npm
- * with node --test; rg and tree, which `requireDebianTools` installs with
- * apt-get when they are missing; and tsc, vitest, jest, vite, eslint, pnpm
- * and yarn at pinned versions that `npm install` fetches from the npm
- * registry) run over files, repositories, Makefiles, crates and packages
- * this script creates in a temporary directory; tools that are not
- * installed or need an unreachable registry (go, pnpm and yarn installs,
- * `ls --zero` of a newer coreutils, Maven, Gradle, meson, dotnet, nextest,
- * bun, pip, uv, poetry, nox, apt) get realistic output written by the
- * generators below, and so do the few cases a real tool cannot produce
- * (tsc, on node, never prints invalid UTF-8). Recorded
- * output is made deterministic: fixed commit dates, fixed names, the
- * temporary directory replaced by `/home/dev/demo`, and elapsed times
- * replaced by fixed values (see `Normalizer`).
+ * with node --test, go (build, vet, test, install, mod tidy, get and their
+ * guards, fetching modules from a proxy on disk that the script writes), and
+ * tsc, vitest, jest, vite, eslint, pnpm and yarn at pinned versions that
+ * `npm install` fetches from the npm registry) run over files, repositories,
+ * Makefiles, crates, modules and packages this script creates in a temporary
+ * directory; a family whose tool is missing (rg, tree, go) installs its
+ * Debian package with apt-get (`requireDebianTools`). Those two installs are
+ * the only steps that need the network. Tools that are not installed or need
+ * an unreachable registry (pnpm and yarn installs, `ls --zero` of a newer
+ * coreutils, Maven, Gradle, meson, dotnet, nextest, bun, pip, uv, poetry,
+ * nox, apt, and `go mod download`, which prints nothing offline unless it
+ * fails) get realistic output written by the generators below, and so do the
+ * few cases a real tool cannot produce (tsc, on node, never prints invalid
+ * UTF-8). Recorded output is made deterministic: fixed commit dates, fixed
+ * names, the temporary directory replaced by `/home/dev/demo`, and elapsed
+ * times replaced by fixed values (see `Normalizer`).
  *
  * Expected outputs come from the real code: the outcome and rule from a
  * registry over the source pack loaded with `loadSourcePack("rules")`, and
@@ -43,8 +46,10 @@
  * shared core (workspace, normalizers, `Sample`/`Draft`/`Family`, judging,
  * writing and checking) is `scripts/fixtures/_core.ts`, the project tree
  * that search, list and pipeline cases share is `scripts/fixtures/_project.ts`,
- * and each family of rules has its own module under `scripts/fixtures/`
- * exporting `families`. A new family is a new module plus one line below.
+ * the Go modules, module proxy and go runner of the go families are
+ * `scripts/fixtures/_go.ts`, and each family of rules has its own module
+ * under `scripts/fixtures/` exporting `families`. A new family is a new
+ * module plus one line below.
  */
 import { families as git } from "./fixtures/git.ts";
 import { families as search } from "./fixtures/search.ts";

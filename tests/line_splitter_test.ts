@@ -5,6 +5,7 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import fc from "fast-check";
 import {
+  ByteScanner,
   bytesEqual,
   countByte,
   indexOfByte,
@@ -184,6 +185,27 @@ Deno.test("property: countByte and indexOfByte agree with a byte loop at any ali
         equal(countByte(bytes, value, start, end), range.filter((x) => x === value).length);
         const at = range.indexOf(value);
         equal(indexOfByte(bytes, value, start, end), at === -1 ? -1 : start + at);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("property: ByteScanner finds what indexOf finds, from any offset, at any alignment", () => {
+  fc.assert(
+    fc.property(
+      bytesWithBreaks,
+      fc.nat(3),
+      fc.constantFrom(10, 13, 0, 0xff),
+      (input, shift, value) => {
+        const buf = new Uint8Array(input.length + 4);
+        buf.set(input, shift);
+        const bytes = buf.subarray(shift, shift + input.length);
+        const scanner = new ByteScanner(value);
+        scanner.reset(bytes);
+        for (let from = 0; from <= bytes.length + 1; from++) {
+          equal(scanner.indexFrom(from), from > bytes.length ? -1 : bytes.indexOf(value, from));
+        }
       },
     ),
     { numRuns: 500 },

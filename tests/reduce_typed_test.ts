@@ -348,6 +348,21 @@ Deno.test("build: findings that lead with a location but carry no marker word su
     !out.includes("go: downloading github.com/acme/m7 "),
     "go's download progress is noise",
   );
+  assert.ok(out.includes("# example.com/shop/internal/p150\n"), "go's package header is kept");
+});
+
+Deno.test("build: go's package headers are structure; other `# ` lines are not", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) lines.push(`example.com/shop/internal/p${i}`);
+  lines.splice(100, 0, "# example.com/shop/internal/p100 [example.com/shop/internal/p100.test]");
+  lines.splice(200, 0, "# a comment with words", "# [not a path]", "#  indented", "# x [y z]");
+  const out = text(rule("build"), lines.join("\n") + "\n", 1);
+  assert.ok(
+    out.includes("# example.com/shop/internal/p100 [example.com/shop/internal/p100.test]\n"),
+  );
+  for (const other of ["# a comment with words", "# [not a path]", "#  indented", "# x [y z]"]) {
+    assert.ok(!out.includes(other + "\n"), other);
+  }
 });
 
 Deno.test("test: inside a failure block, located lines and stack frames are kept; outside, fill", () => {
@@ -518,6 +533,28 @@ Deno.test("install: progress goes, deprecations and the summary stay", () => {
   const out = text(rule("install"), lines.join("\n") + "\n");
   for (const want of lines.slice(-3)) assert.ok(out.includes(want + "\n"), want);
   assert.ok(!out.includes("/p150 "));
+});
+
+Deno.test("install: go's module errors and the import line before each stay, go: found goes", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    lines.push(`go: found example.com/acme/m${i} in example.com/acme/m${i} v1.0.${i}`);
+    lines.push(`example.com/acme/m${i} v1.0.${i}`);
+  }
+  const errors = [
+    "go: example.com/shop/deps imports",
+    "\texample.com/acme/x: cannot find module providing package example.com/acme/x",
+    "example.com/shop/api imports",
+    "\texample.com/acme/y: reading ./café/go.mod: open /src/café/go.mod: no such file or directory",
+    "go: ./vendor/z does not exist",
+  ];
+  lines.splice(240, 0, ...errors.slice(0, 2));
+  lines.splice(400, 0, ...errors.slice(2), "two words imports", "imports");
+  const out = text(rule("install"), lines.join("\n") + "\n", 1);
+  for (const want of errors) assert.ok(out.includes(want + "\n"), want);
+  assert.ok(!out.includes("two words imports\n"), out);
+  assert.ok(!out.includes("\nimports\n"), out);
+  assert.ok(!out.includes("go: found example.com/acme/m150 "), "go: found is progress");
 });
 
 Deno.test("install: a progress line with a keep word and no marker stays, in one chunk or many", () => {

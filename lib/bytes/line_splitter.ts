@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { indexOfByte } from "./byte_search.ts";
+import { ByteScanner } from "./byte_search.ts";
 
 /** The line ending codes; each code equals the ending's length in bytes. */
 export const LINE_END_NONE = 0;
@@ -31,8 +31,6 @@ export type LineEnding = typeof LINE_END_NONE | typeof LINE_END_LF | typeof LINE
 const LF = 10;
 const CR = 13;
 const INITIAL_CARRY_BYTES = 1024;
-/** Bytes {@link LineSplitter.next} scans itself before calling {@link indexOfByte}. */
-const SHORT_LINE = 128;
 const EMPTY = new Uint8Array(0);
 
 /**
@@ -73,6 +71,8 @@ export class LineSplitter {
   /** The chunk being read and the offset of its first unread byte. */
   private _chunk: Uint8Array = EMPTY;
   private _pos = 0;
+  /** Finds the chunk's line feeds. */
+  private readonly _feeds = new ByteScanner(LF);
   private _bytes: Uint8Array = EMPTY;
   private _start = 0;
   private _end = 0;
@@ -125,6 +125,7 @@ export class LineSplitter {
   /** Starts reading `chunk`; read its lines with {@link next} before feeding another. */
   feed(chunk: Uint8Array): void {
     this._chunk = chunk;
+    this._feeds.reset(chunk);
     this._pos = 0;
   }
 
@@ -137,11 +138,7 @@ export class LineSplitter {
     const n = chunk.length;
     const pos = this._pos;
     if (pos === n) return false;
-    // Short lines are the common case: look at the first bytes here, leave long runs to indexOfByte.
-    const stop = n - pos > SHORT_LINE ? pos + SHORT_LINE : n;
-    let lf = pos;
-    while (lf < stop && chunk[lf] !== LF) lf++;
-    if (lf === stop) lf = stop === n ? -1 : indexOfByte(chunk, LF, stop, n);
+    const lf = this._feeds.indexFrom(pos);
     if (lf === -1) {
       this._append(chunk, pos, n);
       this._pos = n;
@@ -187,6 +184,7 @@ export class LineSplitter {
   /** Ends the stream; returns true when a final line without LF is now the current line. */
   finish(): boolean {
     this._chunk = EMPTY;
+    this._feeds.reset(EMPTY);
     this._pos = 0;
     if (this._rawLen === 0) return false;
     this._takeCarry(false);

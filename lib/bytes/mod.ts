@@ -17,6 +17,6 @@ export {
   type LineEnding,
   LineSplitter,
 } from "./line_splitter.ts";
-export { bytesEqual, byteText, countByte, indexOfByte } from "./byte_search.ts";
+export { ByteScanner, bytesEqual, byteText, countByte, indexOfByte } from "./byte_search.ts";
 export { ANSI_MAX_SEQUENCE_BYTES, AnsiStripper, StrippedLines } from "./ansi.ts";
 export { LineMatcher, linePatternRetainedBytes, LinePatternSet } from "./line_pattern.ts";

@@ -17,9 +17,10 @@
  *
  * @module
  */
-import { AnsiStripper, indexOfByte, StrippedLines } from "../bytes/mod.ts";
+import { AnsiStripper, ByteScanner, indexOfByte, StrippedLines } from "../bytes/mod.ts";
 
 const ESC = 0x1b;
+const NO_BYTES = new Uint8Array(0);
 const INITIAL_SCRATCH_BYTES = 1024;
 /** The scratch size a window asks for (when `lineBytes` allows). */
 const WINDOW_BYTES = 4096;
@@ -37,6 +38,7 @@ export class LineContent {
   /** Buffer of the last in-order read; `_escAt` is its next ESC at or after the last line start. */
   private _escBuffer: Uint8Array | null = null;
   private _escAt = 0;
+  private readonly _escapes = new ByteScanner(ESC);
   /** Buffer the window was stripped from, or null when the scratch holds no window. */
   private _windowSource: Uint8Array | null = null;
   /** The window's lines (contents in the scratch), the next one to look up, and where it starts. */
@@ -63,6 +65,7 @@ export class LineContent {
   /** Forgets what the in-order reads learned; call whenever a buffer may have been refilled. */
   forget(): void {
     this._escBuffer = null;
+    this._escapes.reset(NO_BYTES);
     this._windowSource = null;
   }
 
@@ -100,10 +103,11 @@ export class LineContent {
     if (this._stripper === null) return src.length;
     if (this._escBuffer !== src) {
       this._escBuffer = src;
+      this._escapes.reset(src);
       this._escAt = -1;
     }
     if (this._escAt < start) {
-      const at = indexOfByte(src, ESC, start, src.length);
+      const at = this._escapes.indexFrom(start);
       this._escAt = at === -1 ? src.length : at;
     }
     return this._escAt;

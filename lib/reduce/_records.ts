@@ -155,13 +155,12 @@ export class RecordRing {
   private readonly _slots: number;
   private readonly _lineCap: number;
   private readonly _data: Uint8Array[] = [];
-  private readonly _index: number[] = [];
-  private readonly _length: number[] = [];
-  private readonly _cut: number[] = [];
-  private readonly _ending: LineEnding[] = [];
-  private readonly _source: number[] = [];
+  private readonly _index: Float64Array;
+  private readonly _length: Int32Array;
+  private readonly _cut: Float64Array;
+  private readonly _ending: Uint8Array;
   /** Per slot: the offset in {@link _deferred} of a line not copied yet, or -1. */
-  private readonly _from: number[] = [];
+  private readonly _from: Int32Array;
   private _deferred: Uint8Array | null = null;
   private _next = 0;
   private _size = 0;
@@ -170,6 +169,11 @@ export class RecordRing {
   constructor(slots: number, lineCap: number) {
     this._slots = slots;
     this._lineCap = lineCap;
+    this._index = new Float64Array(slots);
+    this._length = new Int32Array(slots);
+    this._cut = new Float64Array(slots);
+    this._ending = new Uint8Array(slots);
+    this._from = new Int32Array(slots).fill(-1);
   }
 
   /** Bytes retained. */
@@ -206,7 +210,6 @@ export class RecordRing {
     this._length[slot] = keep;
     this._cut[slot] = end - start - keep + dropped;
     this._ending[slot] = ending;
-    this._source[slot] = end - start + dropped + ending;
     this._next = slot + 1 === this._slots ? 0 : slot + 1;
     if (this._size < this._slots) this._size++;
   }
@@ -244,7 +247,7 @@ export class RecordRing {
         this._data[s],
         0,
         this._length[s],
-        this._ending[s],
+        this._ending[s] as LineEnding,
         this._cut[s],
         this._index[s],
         tag,

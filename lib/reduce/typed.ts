@@ -70,6 +70,7 @@ import {
 } from "./kinds/family.ts";
 import { formatCount, omissionMarker, repeatNote, truncationMarker } from "./marker.ts";
 import { RecordRing, RecordStore } from "./_records.ts";
+import { KeyTable } from "./_key_table.ts";
 import {
   CONTEXT_LINES,
   DIAGNOSTIC_RECORDS,
@@ -106,106 +107,6 @@ const TAG_CONTEXT = 1;
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
-
-/** A bounded table of keys with row counts and the first rows of each as samples. */
-class KeyTable {
-  readonly keys: Uint8Array[] = [];
-  readonly counts: number[] = [];
-  readonly minus: number[] = [];
-  /** Sample record slots per key, in `samples`. */
-  readonly sampleSlots: number[][] = [];
-  /** Rows whose key did not fit the table. */
-  otherRows = 0;
-  private readonly _max: number;
-  /** Open-addressed slot + 1 of each key by hash (0: empty), at most a quarter full. */
-  private readonly _slots: Int32Array;
-  /** The slot of the last key counted (rows of one key tend to come together), or -1. */
-  private _last = -1;
-
-  constructor(max: number) {
-    this._max = max;
-    let size = 4;
-    while (size < 4 * max) size *= 2;
-    this._slots = new Int32Array(size);
-  }
-
-  /** Counts a row of key `key[0, length)`; returns its slot, or -1 when the table is full. */
-  count(key: Uint8Array, start: number, length: number, minus: boolean): number {
-    const last = this._last;
-    if (last >= 0 && sameKey(this.keys[last], key, start, length)) {
-      if (minus) this.minus[last]++;
-      else this.counts[last]++;
-      return last;
-    }
-    const slot = this._find(key, start, length, minus);
-    if (slot >= 0) this._last = slot;
-    return slot;
-  }
-
-  /** {@link count} without the last-key shortcut: an open-addressed probe of {@link _slots}. */
-  private _find(key: Uint8Array, start: number, length: number, minus: boolean): number {
-    const mask = this._slots.length - 1;
-    let at = keyHash(key, start, length) & mask;
-    let slot = -1;
-    for (;;) {
-      const held = this._slots[at] - 1;
-      if (held < 0) break;
-      if (sameKey(this.keys[held], key, start, length)) {
-        slot = held;
-        break;
-      }
-      at = (at + 1) & mask;
-    }
-    if (slot < 0) {
-      if (this.keys.length >= this._max) {
-        this.otherRows++;
-        return -1;
-      }
-      slot = this.keys.length;
-      this._slots[at] = slot + 1;
-      this.keys.push(key.slice(start, start + length));
-      this.counts.push(0);
-      this.minus.push(0);
-      this.sampleSlots.push([]);
-    }
-    if (minus) this.minus[slot]++;
-    else this.counts[slot]++;
-    return slot;
-  }
-
-  retainedBytes(): number {
-    return this.keys.length * (KEY_BYTES + 64) + this._slots.byteLength;
-  }
-}
-
-/** True when `stored` equals `key[start, start + length)`; compared from the end, where keys differ most. */
-function sameKey(stored: Uint8Array, key: Uint8Array, start: number, length: number): boolean {
-  if (stored.length !== length) return false;
-  for (let i = length - 1; i >= 0; i--) if (stored[i] !== key[start + i]) return false;
-  return true;
-}
-
-/** Bytes at a key's end that {@link keyHash} reads. */
-const HASHED_KEY_BYTES = 8;
-
-/**
- * A hash of a key's length and last {@link HASHED_KEY_BYTES} bytes, read
- * four bytes to a multiply (a key is hashed for nearly every row).
- */
-function keyHash(key: Uint8Array, start: number, length: number): number {
-  const end = start + length;
-  let i = Math.max(start, end - HASHED_KEY_BYTES);
-  let h = Math.imul(length, 0x9e3779b1);
-  for (; i + 4 <= end; i += 4) {
-    h = Math.imul(
-      h ^ (key[i] | (key[i + 1] << 8) | (key[i + 2] << 16) | (key[i + 3] << 24)),
-      0x01000193,
-    );
-    h ^= h >>> 15;
-  }
-  for (; i < end; i++) h = Math.imul(h ^ key[i], 0x01000193);
-  return h ^ (h >>> 13); // an int32: no number conversion on the way to the mask
-}
 
 /** One line chosen for output. */
 interface Pick {

@@ -56,7 +56,7 @@ export function typedStateBytes(
     SUMMARY_TAIL * (env.lineBytes + RECORD_META_BYTES) +
     STRUCTURE_RECORDS * (ROW_BYTES + RECORD_META_BYTES) +
     MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) +
-    (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 32) + // keys and their hash slots (≤ 8 per key)
+    (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 48) + // keys, hash slots (≤ 8 per key), fingerprints
     HEAD_LINES * (ROW_BYTES + RECORD_META_BYTES) + TAIL_LINES * (ROW_BYTES + RECORD_META_BYTES) +
     TERM_SAMPLES_BYTES +
     2 * env.outputBytes; // rendering

@@ -105,12 +105,6 @@ export interface AcceptOptions {
 }
 
 /**
- * True while {@link acceptTree} runs with `opaqueWords`: the walk is
- * synchronous, so one flag serves every nested reader it calls.
- */
-let opaqueWords = false;
-
-/**
  * Accepts or rejects the syntax tree `root` of `source` (see the module
  * contract). Never throws.
  */
@@ -119,7 +113,7 @@ export function acceptTree(
   root: SyntaxNode,
   options: AcceptOptions = {},
 ): ShellParse {
-  opaqueWords = options.opaqueWords === true;
+  const opaqueWords = options.opaqueWords === true;
   try {
     if (root.type !== "program") return { ok: false, reason: "syntax-error" };
     if (root.hasError) return { ok: false, reason: "syntax-error" };
@@ -128,7 +122,7 @@ export function acceptTree(
     }
     if (root.descendantCount > SHELL_LIMITS.nodes) return { ok: false, reason: "too-many-nodes" };
     const items: Item[] = [];
-    walkProgram(root, items);
+    walkProgram(root, items, opaqueWords);
     if (!blankGapsOnly(source, root)) return { ok: false, reason: "unsupported-syntax" };
     if (countCommands(items) > SHELL_LIMITS.stages) return { ok: false, reason: "too-many-stages" };
     return { ok: true, program: regroup(items) };
@@ -140,8 +134,6 @@ export function acceptTree(
     }
     if (error instanceof RangeError) return { ok: false, reason: "too-deep" };
     return { ok: false, reason: "syntax-error" };
-  } finally {
-    opaqueWords = false;
   }
 }
 
@@ -218,7 +210,8 @@ function isBlankGap(source: string, start: number, end: number, newlines: boolea
   return true;
 }
 
-function walkProgram(root: SyntaxNode, items: Item[]): void {
+/** The walk's readers share `opaqueWords`: keep glob and expansion words as opaque words. */
+function walkProgram(root: SyntaxNode, items: Item[], opaqueWords: boolean): void {
   let previousWasStatement = false;
   for (let index = 0; index < root.childCount; index += 1) {
     const child = root.child(index)!;
@@ -233,23 +226,28 @@ function walkProgram(root: SyntaxNode, items: Item[]): void {
     }
     if (child.type === "comment") continue;
     if (previousWasStatement) items.push("\n");
-    walkStatement(child, items, 1);
+    walkStatement(child, items, 1, opaqueWords);
     previousWasStatement = true;
   }
 }
 
-function walkStatement(node: SyntaxNode, items: Item[], depth: number): void {
+function walkStatement(
+  node: SyntaxNode,
+  items: Item[],
+  depth: number,
+  opaqueWords: boolean,
+): void {
   if (depth > SHELL_LIMITS.depth) reject("too-deep");
   switch (node.type) {
     case "command":
-      items.push(readCommand(node, depth));
+      items.push(readCommand(node, depth, opaqueWords));
       return;
     case "pipeline":
     case "list":
       for (let index = 0; index < node.childCount; index += 1) {
         const child = node.child(index)!;
         if (child.isNamed) {
-          if (child.type !== "comment") walkStatement(child, items, depth + 1);
+          if (child.type !== "comment") walkStatement(child, items, depth + 1, opaqueWords);
           continue;
         }
         const op = child.type;
@@ -263,11 +261,11 @@ function walkStatement(node: SyntaxNode, items: Item[], depth: number): void {
       }
       return;
     case "redirected_statement":
-      return walkRedirected(node, items, depth);
+      return walkRedirected(node, items, depth, opaqueWords);
     case "variable_assignment":
     case "variable_assignments":
     case "declaration_command":
-      items.push(readAssignmentStatement(node, depth));
+      items.push(readAssignmentStatement(node, depth, opaqueWords));
       return;
     default:
       return reject("unsupported-syntax", node.type);
@@ -279,7 +277,7 @@ function walkStatement(node: SyntaxNode, items: Item[], depth: number): void {
  * Bash does not glob or split an assignment value, but it does expand a
  * leading `~` and `$`; the value decodes like a word, so those are refused.
  */
-function readAssignment(node: SyntaxNode, depth: number): Assignment {
+function readAssignment(node: SyntaxNode, depth: number, opaqueWords: boolean): Assignment {
   let name: string | undefined;
   let value = "";
   let sawEquals = false;
@@ -287,8 +285,9 @@ function readAssignment(node: SyntaxNode, depth: number): Assignment {
     const child = node.child(index)!;
     const field = node.fieldNameForChild(index);
     if (field === "name" && child.type === "variable_name") name = child.text;
-    else if (field === "value") value = opaqueOr(() => decodeWord(child, depth + 1), () => "");
-    else if (child.type === "=") sawEquals = true;
+    else if (field === "value") {
+      value = opaqueOr(opaqueWords, () => decodeWord(child, depth + 1), () => "");
+    } else if (child.type === "=") sawEquals = true;
     else reject("assignment");
   }
   if (name === undefined || !sawEquals) reject("assignment");
@@ -300,15 +299,21 @@ function readAssignment(node: SyntaxNode, depth: number): Assignment {
  * NAME=value…` (words `["export"]`); any other declaration (`declare`,
  * `local`, `export -p`, `export NAME`) is refused as `assignment`.
  */
-function readAssignmentStatement(node: SyntaxNode, depth: number): SimpleCommand {
+function readAssignmentStatement(
+  node: SyntaxNode,
+  depth: number,
+  opaqueWords: boolean,
+): SimpleCommand {
   const assignments: Assignment[] = [];
   const words: LiteralWord[] = [];
-  if (node.type === "variable_assignment") assignments.push(readAssignment(node, depth));
-  else {
+  if (node.type === "variable_assignment") {
+    assignments.push(readAssignment(node, depth, opaqueWords));
+  } else {
     for (let index = 0; index < node.childCount; index += 1) {
       const child = node.child(index)!;
-      if (child.type === "variable_assignment") assignments.push(readAssignment(child, depth));
-      else if (node.type === "declaration_command" && index === 0 && child.type === "export") {
+      if (child.type === "variable_assignment") {
+        assignments.push(readAssignment(child, depth, opaqueWords));
+      } else if (node.type === "declaration_command" && index === 0 && child.type === "export") {
         words.push({ text: "export", start: child.startIndex, end: child.endIndex });
       } else reject("assignment");
     }
@@ -325,12 +330,17 @@ function countCommands(items: readonly Item[]): number {
   return count;
 }
 
-function walkRedirected(node: SyntaxNode, items: Item[], depth: number): void {
+function walkRedirected(
+  node: SyntaxNode,
+  items: Item[],
+  depth: number,
+  opaqueWords: boolean,
+): void {
   for (let index = 0; index < node.childCount; index += 1) {
     const child = node.child(index)!;
     const field = node.fieldNameForChild(index);
     if (field === "body") {
-      walkStatement(child, items, depth + 1);
+      walkStatement(child, items, depth + 1, opaqueWords);
       continue;
     }
     if (!child.isNamed && child.type !== "&") reject("unsupported-syntax", child.type);
@@ -347,7 +357,7 @@ function walkRedirected(node: SyntaxNode, items: Item[], depth: number): void {
   }
 }
 
-function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
+function readCommand(node: SyntaxNode, depth: number, opaqueWords: boolean): SimpleCommand {
   const words: LiteralWord[] = [];
   const redirects: Redirection[] = [];
   const assignments: Assignment[] = [];
@@ -356,12 +366,12 @@ function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
     switch (child.type) {
       case "command_name": {
         if (child.childCount !== 1) reject("unsupported-syntax", child.type);
-        words.push(readWord(child.child(0)!, depth + 1));
+        words.push(readWord(child.child(0)!, depth + 1, opaqueWords));
         break;
       }
       case "variable_assignment":
         if (words.length > 0) reject("assignment");
-        assignments.push(readAssignment(child, depth));
+        assignments.push(readAssignment(child, depth, opaqueWords));
         break;
       case "file_redirect":
         redirects.push(readRedirect(child));
@@ -374,7 +384,7 @@ function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
         break;
       default:
         if (!child.isNamed) reject("unsupported-syntax", child.type);
-        words.push(readWord(child, depth + 1));
+        words.push(readWord(child, depth + 1, opaqueWords));
     }
   }
   if (words.length === 0) reject("unsupported-syntax", "command");
@@ -382,17 +392,18 @@ function readCommand(node: SyntaxNode, depth: number): SimpleCommand {
   return assignments.length === 0 ? command : { ...command, assignments };
 }
 
-function readWord(node: SyntaxNode, depth: number): LiteralWord {
+function readWord(node: SyntaxNode, depth: number, opaqueWords: boolean): LiteralWord {
   const start = node.startIndex;
   const end = node.endIndex;
   return opaqueOr(
+    opaqueWords,
     () => ({ text: decodeWord(node, depth), start, end }),
     () => ({ text: "", start, end, opaque: true }),
   );
 }
 
-/** `read()`, or under `opaqueWords` `opaque()` when `read` refuses a glob or an expansion. */
-function opaqueOr<T>(read: () => T, opaque: () => T): T {
+/** `read()`, or with `opaqueWords` `opaque()` when `read` refuses a glob or an expansion. */
+function opaqueOr<T>(opaqueWords: boolean, read: () => T, opaque: () => T): T {
   if (!opaqueWords) return read();
   try {
     return read();

@@ -10,7 +10,9 @@
  * diagnostics once with a count. A line that leads with a source location
  * (`./x.go:12:5: undefined: y`, go vet's and flake8's findings, gcc's
  * `note:` lines) is a finding even without a marker word, and is kept with
- * the warnings.
+ * the warnings. go's package header before its errors or findings
+ * (`# example.com/shop/orders`, `# pkg [pkg.test]`) is structure, so the
+ * package of a finding stays named.
  *
  * @module
  */
@@ -51,6 +53,7 @@ const NOISE_PREFIXES = new PrefixSet([
   "-- ",
   "go: downloading ",
   "go: finding ",
+  "go: found ",
   "go: extracting ",
 ]);
 
@@ -75,6 +78,7 @@ function line(
     if (i > at + 1 && bytes[i] === 0x5d) return Role.Noise;
   }
   if (makeDirectory(bytes, at, end)) return Role.Noise;
+  if (at === start && goPackageHeader(bytes, start, end)) return Role.Structure;
   return leadsWithLocation(bytes, at, end) ? Role.Important : Role.Other;
 }
 
@@ -92,6 +96,18 @@ function makeDirectory(bytes: Uint8Array, at: number, end: number): boolean {
   }
   return startsWith(bytes, i, end, ": Entering directory") ||
     startsWith(bytes, i, end, ": Leaving directory");
+}
+
+/** go's `# import/path` line, optionally with its test variant: `# pkg [pkg.test]`. */
+function goPackageHeader(bytes: Uint8Array, start: number, end: number): boolean {
+  if (!startsWith(bytes, start, end, "# ")) return false;
+  const path = start + 2;
+  let i = path;
+  while (i < end && bytes[i] > 0x20) i++;
+  if (i === path || i === end) return i > path;
+  if (!startsWith(bytes, i, end, " [") || bytes[end - 1] !== 0x5d) return false;
+  for (let k = i + 2; k < end - 1; k++) if (bytes[k] <= 0x20) return false;
+  return end - 1 > i + 2;
 }
 
 /** The build family. */

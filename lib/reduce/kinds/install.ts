@@ -4,9 +4,12 @@
  * fetch`, progress bars, yarn's `[1/4] Resolving…`, `info …`, `verbose …`, pip's
  * `Collecting`/`Downloading`/`Using cached`/`Requirement already
  * satisfied`, apt's `Get:`/`Hit:`/`Unpacking`/`Setting up`, `go:
- * downloading`) is dropped; warnings, errors, conflicts and deprecations
+ * downloading`, `go: found`) is dropped; warnings, errors, conflicts and deprecations
  * (also those without a marker word: `DEPRECATION:`, `deprecated`,
- * `ERESOLVE`, `conflict`, `peer dep`) and the final summary are kept.
+ * `ERESOLVE`, `conflict`, `peer dep`, go's module errors `… no such file or
+ * directory`, `… does not exist`, `cannot find module …` and the
+ * `example.com/app imports` line before each) and the final summary are
+ * kept.
  *
  * @module
  */
@@ -18,6 +21,7 @@ import {
   PrefixSet,
   Role,
   skipBlanks,
+  startsWith,
   stateless,
 } from "./family.ts";
 
@@ -58,6 +62,7 @@ const NOISE_PREFIXES = new PrefixSet([
   "(Reading database",
   "go: downloading ",
   "go: finding ",
+  "go: found ",
   "Updating crates.io",
   "Resolving: ",
   "Lockfile is up to date",
@@ -83,6 +88,9 @@ const KEEP_WORDS = [
   "unmet",
   "not found",
   "denied",
+  "no such file",
+  "does not exist",
+  "cannot find",
   "ERR",
 ];
 const KEEP = new FoldedWords(KEEP_WORDS);
@@ -105,8 +113,22 @@ function line(
     return Role.Important;
   }
   if (NOISE_PREFIXES.matchAt(bytes, at, end) || yarnStep(bytes, at, end)) return Role.Noise;
-  return Role.Other;
+  return goImportStack(bytes, at, end) ? Role.Important : Role.Other;
 }
+
+/**
+ * go's import stack line before a module error: `example.com/app/deps imports`
+ * (with `go: ` before it in newer releases): one path, then ` imports`.
+ */
+function goImportStack(bytes: Uint8Array, at: number, end: number): boolean {
+  const word = end - IMPORTS.length;
+  if (word <= at || !startsWith(bytes, word, end, IMPORTS)) return false;
+  const path = startsWith(bytes, at, end, "go: ") ? at + 4 : at;
+  for (let i = path; i < word; i++) if (bytes[i] <= 0x20) return false;
+  return word > path;
+}
+
+const IMPORTS = " imports";
 
 /** yarn's `[1/4] Resolving…` step lines: `[`, digits, `/`, digits, `] `. */
 function yarnStep(bytes: Uint8Array, at: number, end: number): boolean {
