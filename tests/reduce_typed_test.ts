@@ -421,6 +421,35 @@ Deno.test("test: a workspace runner's [pkg]: prefix is read past", () => {
   assert.ok(!out.includes("src/w150.test.ts"), "passing lines behind the prefix are noise");
 });
 
+Deno.test("property: a failure's context lines are shown under it or not at all", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.nat(300), fc.integer({ min: 0, max: 3 })), {
+        minLength: 50,
+        maxLength: 400,
+      }),
+      (errors) => {
+        const lines: string[] = [];
+        for (const [i, [pad, details]] of errors.entries()) {
+          lines.push(`src/f${i}.ts(1,1): error TS2345: case ${i} ${"x".repeat(pad)}`);
+          for (let d = 0; d < details; d++) lines.push(`  detail ${i}.${d}`);
+        }
+        const out = outputLines(text(rule("build"), lines.join("\n") + "\n", 2));
+        out.forEach((line, k) => {
+          const detail = /^ {2}detail (\d+)\.(\d+)$/.exec(line);
+          if (detail === null) return;
+          const [, i, d] = detail;
+          const above = d === "0"
+            ? `src/f${i}.ts(1,1): error TS2345: case ${i} `
+            : `  detail ${i}.${Number(d) - 1}`;
+          assert.ok(out[k - 1]?.startsWith(above), `${line} under ${out[k - 1]}`);
+        });
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
 Deno.test("build: exit 0 with an error line in the text uses the failure budget", () => {
   const lines = Array.from({ length: 600 }, (_, i) => `note ${i}: ${"x".repeat(40)}`);
   lines.splice(300, 0, "error: the build failed quietly");

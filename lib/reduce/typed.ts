@@ -15,7 +15,9 @@
  *    input is kept; otherwise the ones that fit are kept and the rest
  *    counted);
  * 2. diagnostics (failures first, then warnings) with the lines right
- *    after a failure as bounded context, exact duplicates once with a count;
+ *    after a failure as bounded context, shown only under that failure (the
+ *    context of a failure that is not kept is dropped, never shown as
+ *    fill), exact duplicates once with a count;
  * 3. one sample for every source term (`_term_samples.ts`): given the
  *    command's terms (the search kind: `sourceTerms` of its argv), the
  *    first row that holds each term, in term order; without terms no row is
@@ -159,6 +161,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _diagnosticLines = 0;
   private _failureText = false;
   private _rows = 0;
+  /** Lines still to keep as context of the last failure; negative: to drop as a lost one's. */
   private _context = 0;
 
   // KeySink: the current row's keys, as ranges of the line or of the parser's state (read before the next line).
@@ -352,8 +355,10 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       const failure = role === Role.Failure || (marks & Evidence.Failure) !== 0;
       if (failure) {
         if (this._family.textShowsFailure) this._failureText = true;
-        this._failures.add(b, start, end, ending, dropped, index, TAG_LINE);
-        this._context = CONTEXT_LINES;
+        // The context of a failure that could not be kept goes too: shown as fill, it would
+        // read as another failure's.
+        const kept = this._failures.add(b, start, end, ending, dropped, index, TAG_LINE);
+        this._context = kept ? CONTEXT_LINES : -CONTEXT_LINES;
       } else {
         this._warnings.add(b, start, end, ending, dropped, index, TAG_LINE);
       }
@@ -363,6 +368,10 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     if (this._context > 0) {
       this._context--;
       this._failures.add(b, start, end, ending, dropped, index, TAG_CONTEXT);
+      return;
+    }
+    if (this._context < 0) {
+      this._context++;
       return;
     }
     if (role === Role.Structure) {
@@ -470,8 +479,13 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     }
     if (lostMandatory > 0 && this._raw !== null) return this._unchanged();
 
-    // 2. diagnostics: failures (with context), then warnings.
-    for (let s = 0; s < this._failures.size; s++) pick(this._failures, s, false, hard);
+    // 2. diagnostics: failures (each with its context, shown only under it), then warnings.
+    let failureShown = false;
+    for (let s = 0; s < this._failures.size; s++) {
+      if (this._failures.tag[s] === TAG_CONTEXT) {
+        if (failureShown) pick(this._failures, s, false, hard);
+      } else failureShown = pick(this._failures, s, false, hard);
+    }
     for (let s = 0; s < this._warnings.size; s++) pick(this._warnings, s, false, hard);
 
     // 3. one sample for every source term, in term order (a later, shorter one may still fit).
