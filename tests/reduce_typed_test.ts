@@ -483,6 +483,20 @@ Deno.test("search: per-file counts and examples from different files", () => {
   assert.ok(enc.encode(out).length <= SUCCESS_BUDGET_BYTES, out);
 });
 
+Deno.test("search: rg's IO errors are messages, kept as diagnostics, not matches", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 300; i++) lines.push(`src/big.ts:${i}:TODO item ${i}`);
+  const errors = [
+    "src/gone.ts: IO error for operation on src/gone.ts: No such file or directory (os error 2)",
+    "./private: Permission denied (os error 13)",
+  ];
+  lines.splice(150, 0, ...errors);
+  lines.push("src/ok.ts:3:see (os error 2)", "src/ok.ts:4: also (os error)");
+  const out = text(rule("search"), lines.join("\n") + "\n", 2);
+  for (const error of errors) assert.ok(out.includes(error + "\n"), error);
+  assert.match(out, /\[yarp: 302 matches in 2 files: src\/big\.ts 300 · src\/ok\.ts 2\]/);
+});
+
 Deno.test("diff: per-file added and removed counts, hunk headers kept", () => {
   const lines = ["diff --git a/a.ts b/a.ts", "--- a/a.ts", "+++ b/a.ts", "@@ -1,200 +1,200 @@"];
   for (let i = 0; i < 200; i++) lines.push(`-old ${i}`, `+new ${i}`, ` same ${i}`);

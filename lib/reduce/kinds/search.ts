@@ -4,7 +4,8 @@
  * `LINE:TEXT` row under a `PATH` heading line; its key is the path, so the
  * summary gives per-file match counts and the examples come from different
  * files. Context rows (`PATH-LINE-TEXT`) and `--` separators are fill; a
- * tool's own message (`grep: …`, `rg: …`) is never a row.
+ * tool's own message (`grep: …`, `rg: …`, and rg 13's `PATH: IO error for
+ * operation on PATH: … (os error 2)`) is never a row.
  *
  * @module
  */
@@ -23,6 +24,17 @@ function toolMessage(bytes: Uint8Array, start: number, end: number): boolean {
     startsWith(bytes, start, end, "error: ") || startsWith(bytes, start, end, "warning: ");
 }
 
+/** True for rg's `PATH: message (os error 13)`, after the path's `colon`. */
+function osError(bytes: Uint8Array, colon: number, end: number): boolean {
+  if (bytes[end - 1] !== 0x29 || bytes[colon + 1] !== 0x20) return false;
+  let i = end - 2;
+  while (i > colon && isDigit(bytes[i])) i--;
+  return i < end - 2 && i - OS_ERROR.length >= colon &&
+    startsWith(bytes, i - OS_ERROR.length + 1, end, OS_ERROR);
+}
+
+const OS_ERROR = "(os error ";
+
 class SearchParser implements LineParser {
   private readonly _heading = new Uint8Array(256);
   private _headingLength = 0;
@@ -33,6 +45,7 @@ class SearchParser implements LineParser {
     if (end - start === 2 && bytes[start] === 0x2d && bytes[start + 1] === 0x2d) return Role.Noise;
     const colon = find(bytes, COLON, start, Math.min(end, start + 4096));
     if (colon > start) {
+      if (osError(bytes, colon, end)) return Role.Other;
       let digits = start;
       while (digits < colon && isDigit(bytes[digits])) digits++;
       if (digits === colon && this._headingLength > 0) {
