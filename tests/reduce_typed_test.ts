@@ -553,6 +553,24 @@ Deno.test("list: counts by directory and extension", () => {
   );
 });
 
+Deno.test("list: a lister's own messages are kept and are not entries", () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 400; i++) lines.push(`./src/dir_${i % 40}/file_${i}.ts`);
+  const messages = [
+    "find: ‘./src/private’: Permission denied",
+    "ls: cannot access 'gone': No such file or directory",
+    "│   └── vendor  [error opening dir]",
+    "[fd error]: Permission denied (os error 13) for 'assets/private'",
+    "tar: src/a.ts: Cannot open: Permission denied",
+  ];
+  messages.forEach((message, k) => lines.splice(100 + 50 * k, 0, message));
+  const out = text(rule("list"), lines.join("\n") + "\n", 1);
+  for (const message of messages) assert.ok(out.includes(message + "\n"), message);
+  assert.match(out, /\[yarp: 400 entries in 40 directories/);
+  const many = Array.from({ length: 300 }, (_, i) => `./d${i % 60}/f${i}`).join("\n") + "\n";
+  assert.match(text(rule("list"), many), /· 60 entries in further directories;/);
+});
+
 Deno.test("list: unzip rows are read after the verb, padding and spaces in names kept apart", () => {
   const lines = ["Archive:  demo.zip", "   creating: docs/"];
   const pad = (verb: string, path: string) => `${verb}: ${path.padEnd(23)} `;

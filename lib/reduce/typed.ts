@@ -634,7 +634,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       const rest = keys.keys.length - Math.min(shown, keys.keys.length);
       if (rest > 0) text += ` · ${plural(rest, "more " + family.keyNoun)}`;
       if (more) {
-        text += ` · ${plural(keys.otherRows, family.rowNoun)} in further ${family.keyNoun}s`;
+        text += ` · ${plural(keys.otherRows, family.rowNoun)} in further ${
+          pluralOf(family.keyNoun)
+        }`;
       }
     }
     const keys2 = this._keys2;
@@ -652,15 +654,19 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   }
 }
 
+/** `1 word` or `N words`, the count grouped (`1,204 matches`). */
 function plural(n: number, word: string): string {
-  if (n === 1) return `1 ${word}`;
+  return n === 1 ? `1 ${word}` : `${formatCount(n)} ${pluralOf(word)}`;
+}
+
+/** The plural of a noun phrase's last word: `entries`, `matches`, `changed lines`. */
+function pluralOf(word: string): string {
   const last = word.split(" ").pop()!;
-  const many = last.endsWith("y") && !last.endsWith("ey")
+  return last.endsWith("y") && !last.endsWith("ey")
     ? word.slice(0, -1) + "ies"
     : last.endsWith("ch") || last.endsWith("s")
     ? word + "es"
     : word + "s";
-  return `${formatCount(n)} ${many}`;
 }
 
 /** A key's bytes as text, invalid UTF-8 replaced. */

@@ -6,6 +6,9 @@
  * drawing and `ls -l`'s columns are read past to the name; unzip's
  * `  inflating: path` rows are read after the verb (its trailing padding
  * dropped); `total N`, `Archive:` and tree's closing report are structure.
+ * A lister's own message (`find: ‘x’: Permission denied`, `ls: cannot
+ * access …`, `du: …`, `tar: …`, fd's `[fd error]: …`, tree's `dir
+ * [error opening dir]`) is never an entry: it is kept with the warnings.
  *
  * @module
  */
@@ -51,6 +54,9 @@ class ListParser implements LineParser {
       if (UNZIP_VERBS.matchAt(bytes, verb, end)) return this._unzip(bytes, verb, end, sink);
     }
     if (first === 0x41 && startsWith(bytes, start, end, "Archive:  ")) return Role.Structure;
+    if (TOOL_MESSAGES.matchAt(bytes, start, end) || treeError(bytes, start, end)) {
+      return Role.Important;
+    }
     if (bytes[end - 1] === 0x3a && end - start < 256) {
       this._dirLength = end - start - 1;
       this._dir.set(bytes.subarray(start, end - 1));
@@ -121,6 +127,25 @@ class ListParser implements LineParser {
     return this._dir.byteLength;
   }
 }
+
+/** The listers' own message prefixes. */
+const TOOL_MESSAGES = new PrefixSet([
+  "find: ",
+  "ls: ",
+  "du: ",
+  "tar: ",
+  "unzip: ",
+  "tree: ",
+  "[fd error]: ",
+]);
+
+/** tree's unreadable directory: `│   └── secret  [error opening dir]`. */
+function treeError(bytes: Uint8Array, start: number, end: number): boolean {
+  return bytes[end - 1] === 0x5d && end - start > TREE_ERROR.length &&
+    startsWith(bytes, end - TREE_ERROR.length, end, TREE_ERROR);
+}
+
+const TREE_ERROR = "  [error opening dir]";
 
 /** unzip's row verbs (after its indent). */
 const UNZIP_VERBS = new PrefixSet(["inflating: ", "creating: ", "extracting: ", "linking: "]);
