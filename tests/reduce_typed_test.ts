@@ -450,6 +450,39 @@ Deno.test("property: a failure's context lines are shown under it or not at all"
   );
 });
 
+Deno.test("build: eslint's file headers head their warnings; the same warning in two files is two", () => {
+  const lines: string[] = ["", "> app@1.0.0 lint", "> eslint .", ""];
+  for (let f = 0; f < 400; f++) {
+    const dir = f % 3 === 0 ? "fail" : "src";
+    lines.push(`/home/dev/app/${dir}/m${f}.js`);
+    lines.push("  2:9  warning  'limit' is assigned a value but never used  no-unused-vars");
+    if (f % 50 === 7) lines.push(`  3:1  error  'x${f}' is not defined  no-undef`);
+    lines.push("");
+  }
+  lines.push("✖ 408 problems (8 errors, 400 warnings)");
+  for (const code of [0, 1]) {
+    const out = outputLines(text(rule("build"), lines.join("\n") + "\n", code));
+    assert.ok(!out.some((line) => line.includes("appears")), "no fold across files");
+    out.forEach((line, k) => {
+      if (!line.startsWith("  2:9  warning")) return;
+      assert.match(
+        out[k - 1],
+        /^\/home\/dev\/app\/(fail|src)\/m\d+\.js$/,
+        `${line} under ${out[k - 1]}`,
+      );
+    });
+    for (const error of lines.filter((line) => line.includes(" error "))) {
+      if (code === 1) assert.ok(out.includes(error), error);
+    }
+    assert.ok(out.includes("✖ 408 problems (8 errors, 400 warnings)"));
+    // A header shows with its warning (at most the last one shown lacks it: the budget ran out).
+    const headers = out.filter((line, k) =>
+      line.startsWith("/home/") && !out[k + 1]?.startsWith("  ")
+    );
+    assert.ok(headers.length <= 1, headers.join("\n"));
+  }
+});
+
 Deno.test("build: exit 0 with an error line in the text uses the failure budget", () => {
   const lines = Array.from({ length: 600 }, (_, i) => `note ${i}: ${"x".repeat(40)}`);
   lines.splice(300, 0, "error: the build failed quietly");

@@ -125,6 +125,11 @@ export class RecordStore {
     return true;
   }
 
+  /** Starts a new fold scope: later lines fold only into records added from now on. */
+  newScope(): void {
+    this._hashes?.clear();
+  }
+
   private _same(at: number, line: Uint8Array, start: number, end: number): boolean {
     if (this.cut[at] !== 0 || this.length[at] !== end - start) return false;
     const off = this.offset[at];

@@ -17,7 +17,8 @@
  * 2. diagnostics (failures first, then warnings) with the lines right
  *    after a failure as bounded context, shown only under that failure (the
  *    context of a failure that is not kept is dropped, never shown as
- *    fill), exact duplicates once with a count;
+ *    fill), exact duplicates once with a count (a family's heading, such as
+ *    eslint's file path, is kept with them and starts a new count);
  * 3. one sample for every source term (`_term_samples.ts`): given the
  *    command's terms (the search kind: `sourceTerms` of its argv), the
  *    first row that holds each term, in term order; without terms no row is
@@ -161,6 +162,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _diagnosticLines = 0;
   private _failureText = false;
   private _rows = 0;
+  /** True once the family gave a {@link Role.Heading}: warnings are then kept in order only. */
+  private _headings = false;
   /** Lines still to keep as context of the last failure; negative: to drop as a lost one's. */
   private _context = 0;
 
@@ -350,9 +353,18 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       }
       return;
     }
-    if ((marks & Evidence.Diagnostic) !== 0 || role === Role.Failure || role === Role.Important) {
+    if (role === Role.Heading) {
+      this._headings = true;
+      this._warnings.newScope();
+    }
+    if (
+      (marks & Evidence.Diagnostic) !== 0 || role === Role.Failure || role === Role.Important ||
+      role === Role.Heading
+    ) {
       if ((marks & Evidence.Diagnostic) !== 0) this._diagnosticLines++;
-      const failure = role === Role.Failure || (marks & Evidence.Failure) !== 0;
+      // A heading stays with the warnings it heads, whatever words its path holds.
+      const failure = role === Role.Failure ||
+        (role !== Role.Heading && (marks & Evidence.Failure) !== 0);
       if (failure) {
         if (this._family.textShowsFailure) this._failureText = true;
         // The context of a failure that could not be kept goes too: shown as fill, it would
@@ -486,7 +498,11 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
         if (failureShown) pick(this._failures, s, false, hard);
       } else failureShown = pick(this._failures, s, false, hard);
     }
-    for (let s = 0; s < this._warnings.size; s++) pick(this._warnings, s, false, hard);
+    // Under headings, the first warning that does not fit ends them: a later one would show
+    // under the last heading shown, not its own.
+    for (let s = 0; s < this._warnings.size; s++) {
+      if (!pick(this._warnings, s, false, hard) && this._headings) break;
+    }
 
     // 3. one sample for every source term, in term order (a later, shorter one may still fit).
     const terms = this._terms;

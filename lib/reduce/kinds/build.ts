@@ -12,7 +12,9 @@
  * `note:` lines) is a finding even without a marker word, and is kept with
  * the warnings. go's package header before its errors or findings
  * (`# example.com/shop/orders`, `# pkg [pkg.test]`) is structure, so the
- * package of a finding stays named.
+ * package of a finding stays named. eslint's file header (an absolute path
+ * alone) is a heading: kept with the findings, so each finding stays under
+ * its file, and the same warning in two files is shown under each.
  *
  * @module
  */
@@ -79,6 +81,7 @@ function line(
   }
   if (makeDirectory(bytes, at, end)) return Role.Noise;
   if (at === start && goPackageHeader(bytes, start, end)) return Role.Structure;
+  if (at === start && lonePath(bytes, start, end)) return Role.Heading;
   return leadsWithLocation(bytes, at, end) ? Role.Important : Role.Other;
 }
 
@@ -108,6 +111,13 @@ function goPackageHeader(bytes: Uint8Array, start: number, end: number): boolean
   if (!startsWith(bytes, i, end, " [") || bytes[end - 1] !== 0x5d) return false;
   for (let k = i + 2; k < end - 1; k++) if (bytes[k] <= 0x20) return false;
   return end - 1 > i + 2;
+}
+
+/** eslint's file header: an absolute path alone on its line (`/src/app/a.ts`). */
+function lonePath(bytes: Uint8Array, start: number, end: number): boolean {
+  if (bytes[start] !== 0x2f || end - start < 2) return false;
+  for (let i = start + 1; i < end; i++) if (bytes[i] <= 0x20) return false;
+  return true;
 }
 
 /** The build family. */

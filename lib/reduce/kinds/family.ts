@@ -28,6 +28,12 @@ export const Role = {
    * never a summary the engine must show, however many there are.
    */
   Passed: 6,
+  /**
+   * The heading of the findings after it (eslint's file path, go's `# pkg`): kept with the
+   * warnings, and it starts a new fold scope, so the same warning under two headings is shown
+   * under each instead of once with a count.
+   */
+  Heading: 7,
 } as const;
 
 /** Where a parser puts a row's keys. */
