@@ -20,6 +20,8 @@
  */
 import {
   type Family,
+  find,
+  isWord,
   type KeySink,
   PrefixSet,
   Role,
@@ -104,20 +106,15 @@ function makeDirectory(bytes: Uint8Array, at: number, end: number): boolean {
 /** go's `# import/path` line, optionally with its test variant: `# pkg [pkg.test]`. */
 function goPackageHeader(bytes: Uint8Array, start: number, end: number): boolean {
   if (!startsWith(bytes, start, end, "# ")) return false;
-  const path = start + 2;
-  let i = path;
-  while (i < end && bytes[i] > 0x20) i++;
-  if (i === path || i === end) return i > path;
-  if (!startsWith(bytes, i, end, " [") || bytes[end - 1] !== 0x5d) return false;
-  for (let k = i + 2; k < end - 1; k++) if (bytes[k] <= 0x20) return false;
-  return end - 1 > i + 2;
+  const space = find(bytes, 0x20, start + 2, end);
+  if (space === -1) return isWord(bytes, start + 2, end);
+  return isWord(bytes, start + 2, space) && startsWith(bytes, space, end, " [") &&
+    bytes[end - 1] === 0x5d && isWord(bytes, space + 2, end - 1);
 }
 
 /** eslint's file header: an absolute path alone on its line (`/src/app/a.ts`). */
 function lonePath(bytes: Uint8Array, start: number, end: number): boolean {
-  if (bytes[start] !== 0x2f || end - start < 2) return false;
-  for (let i = start + 1; i < end; i++) if (bytes[i] <= 0x20) return false;
-  return true;
+  return bytes[start] === 0x2f && isWord(bytes, start + 1, end);
 }
 
 /** The build family. */

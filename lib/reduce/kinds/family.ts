@@ -29,9 +29,9 @@ export const Role = {
    */
   Passed: 6,
   /**
-   * The heading of the findings after it (eslint's file path, go's `# pkg`): kept with the
-   * warnings, and it starts a new fold scope, so the same warning under two headings is shown
-   * under each instead of once with a count.
+   * The heading of the findings after it (eslint's file path): kept with the warnings, and it
+   * starts a new fold scope, so the same warning under two headings is shown under each
+   * instead of once with a count.
    */
   Heading: 7,
 } as const;
@@ -199,6 +199,13 @@ export function foldedEqual(b: number, lower: number): boolean {
 export function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
   while (at < end && (bytes[at] === 0x20 || bytes[at] === 0x09)) at++;
   return at;
+}
+
+/** True when `bytes[start, end)` is one non-empty word: no space, tab or control byte. */
+export function isWord(bytes: Uint8Array, start: number, end: number): boolean {
+  if (start >= end) return false;
+  for (let i = start; i < end; i++) if (bytes[i] <= 0x20) return false;
+  return true;
 }
 
 /** Offset of the first `byte` in `bytes[at, end)`, or -1. */

@@ -16,6 +16,7 @@
 import {
   type Family,
   FoldedWords,
+  isWord,
   type KeySink,
   NO_FAMILY_WORDS,
   PrefixSet,
@@ -123,9 +124,7 @@ function line(
 function goImportStack(bytes: Uint8Array, at: number, end: number): boolean {
   const word = end - IMPORTS.length;
   if (word <= at || !startsWith(bytes, word, end, IMPORTS)) return false;
-  const path = startsWith(bytes, at, end, "go: ") ? at + 4 : at;
-  for (let i = path; i < word; i++) if (bytes[i] <= 0x20) return false;
-  return word > path;
+  return isWord(bytes, startsWith(bytes, at, end, "go: ") ? at + 4 : at, word);
 }
 
 const IMPORTS = " imports";
