@@ -158,7 +158,7 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     ["ssh host journalctl -u app", "capped,unknown-program"],
     ["ls | xargs cat", "unknown-program"],
     ["docker exec web cat /var/log/app.log", "no-rule-matched"],
-    ["su - dev -c 'sed -n 1,9p x'", "unknown-program"],
+    ["su - dev -c 'sed -n 1,9p x'", "guarded"], // the literal is planned: sed is exact
     ["bash -c 'sbt test'", "capped,unknown-program"],
     ["bash -c 'yarp read 1234'", "guarded"],
   ];

@@ -95,6 +95,25 @@ Deno.test("pass-through cases return the input exactly", async () => {
   assert.deepEqual(cd.report.reasons, ["stage-diagnostics"]);
 });
 
+Deno.test("opaque operands: reduced only where every expansion selects the rule, cd's diagnostics fail open", async () => {
+  const input = cargoOutput(400);
+  const reduce = (source: string, text = input) =>
+    reduceFinishedResult(source, text, 0, parser, registry, COPY, { cap: null });
+  const opened = await reduce('cd "$CRATE" && export CARGO_HOME=$HOME/.cargo && cargo test');
+  assert.ok(opened.report.changed);
+  assert.equal(opened.report.rule, "tests/cargo-test");
+  assert.deepEqual(opened.report.reasons, ["reduced", "status:complete", "opaque-words"]);
+  // `$ARGS` may be `--message-format=json`: the guard's form, kept exact
+  const closed = await reduce("cargo test $ARGS");
+  assert.equal(closed.output, input);
+  assert.deepEqual(closed.report.reasons, ["parse:expansion"]);
+  const failing = encoder.encode("bash: cd: too many arguments\n");
+  const split = new Uint8Array([...failing, ...input]);
+  const cd = await reduce("cd $DIR && cargo test", split);
+  assert.equal(cd.output, split);
+  assert.deepEqual(cd.report.reasons, ["stage-diagnostics"]);
+});
+
 Deno.test("property: any source and text either reduce with a copy or come back exactly", async () => {
   await fc.assert(
     fc.asyncProperty(

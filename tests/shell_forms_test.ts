@@ -12,6 +12,7 @@ import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts"
 import {
   assignmentEffect,
   frontEndOperand,
+  hasStageDiagnostics,
   isActivateScript,
   lexicalProgramName,
   loadShellParser,
@@ -116,12 +117,32 @@ const FORMS: readonly [string, string][] = [
   ["bash -c 'ls *.ts'", "parse:glob"],
   ["bash -c 'cargo test' extra", "unknown-program"],
   ['bash -c "bash -c \'bash -c \\"bash -c cargo\\"\'"', "parse:too-deep"],
+  // su and runuser running one literal script as another user
+  ["su - app -c 'npm test'", "tests/npm-test@complete"],
+  ["su -c 'cargo test' app", "tests/cargo-test@complete"],
+  ["su -l app --command='cd x && make'", "build/make@complete"],
+  ["runuser -l app -c 'make'", "build/make@complete"],
+  ["su -s /bin/bash -m app -c 'cargo test | tail -5'", "tests/cargo-test@final-stage-only"],
+  ["su app -c 'cat notes.txt'", "transform-without-input"],
+  ["su -P app -c 'npm test'", "unknown-program"],
+  ["su -s /bin/zsh app -c 'npm test'", "unknown-program"],
+  ["su app -c 'npm test' extra", "unknown-program"],
+  ["su app other -c 'npm test'", "unknown-program"],
+  ["su -c 'npm test'", "unknown-program"],
 ];
 
 Deno.test("each reviewed stage form plans as its row says", () => {
   const wrong = FORMS.filter(([source, expected]) => decision(source) !== expected)
     .map(([source, expected]) => `${source}: ${decision(source)}, expected ${expected}`);
   assert.deepEqual(wrong, []);
+});
+
+Deno.test("a switch-user runner's own diagnostics fail open (su: Authentication failure)", () => {
+  const outcome = plan("su - app -c 'npm test'");
+  assert.ok(outcome.ok);
+  assert.deepEqual(outcome.plan.setupPrograms, ["su"]);
+  assert.ok(hasStageDiagnostics(outcome.plan, "su: Authentication failure\n"));
+  assert.ok(!hasStageDiagnostics(outcome.plan, "> app@1.0.0 test\n1 passing\n"));
 });
 
 Deno.test("rewrite never wraps a command with assignments (the wrapper would drop them)", () => {

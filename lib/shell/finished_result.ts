@@ -15,6 +15,7 @@ import {
   hasStageDiagnostics,
   mayHoldExactForm,
   planResult,
+  type ResultPlan,
 } from "./plan.ts";
 import { Evidence, formFlags } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
@@ -38,10 +39,11 @@ export interface ExactCopy {
 }
 
 /**
- * Parse refusals whose source the cap may still read with opaque words
- * (`parseOpaque`): a glob or an expansion leaves the command's shape known.
+ * Parse refusals whose source is read again with opaque words
+ * (`parseOpaque`): a glob or an expansion leaves the command's shape known,
+ * and a here-document is only a command's stdin.
  */
-const OPAQUE_REASONS: ReadonlySet<string> = new Set(["glob", "expansion"]);
+const OPAQUE_REASONS: ReadonlySet<string> = new Set(["glob", "expansion", "redirect-unsupported"]);
 
 /**
  * Planner reasons after which the global output cap may cut a result: no
@@ -173,16 +175,46 @@ export async function reduceFinishedResult(
       },
     };
   };
+  /** Reduces under `plan`; `extra` reason codes follow `reduced` and the status. */
+  const reduceWith = async (plan: ResultPlan, extra: readonly string[]) => {
+    const ruleId = plan.rule.id;
+    if (input.length === 0) return pass(["empty-input"], ruleId);
+    if (hasStageDiagnostics(plan, new TextDecoder().decode(input))) {
+      return pass(["stage-diagnostics"], ruleId);
+    }
+    const exact = await obtain();
+    if ("reason" in exact) return pass([exact.reason], ruleId);
+    const { createStreamReducer, sourceTerms } = await import("../reduce/mod.ts");
+    const terms = plan.argv === undefined ? undefined : sourceTerms(plan.argv);
+    const reducer = createStreamReducer(effectiveRule(plan), terms);
+    reducer.push(input);
+    const reduced = reducer.finish({ code: exitCode ?? 1 }, { kind: "archived", id: exact.id });
+    if (!reduced.changed || reduced.bytes.length >= input.length) {
+      return pass(["no-savings"], ruleId, exact.id);
+    }
+    if (!keepsHostNotices(input, reduced.bytes)) return capped("host-notice", ruleId);
+    return {
+      output: reduced.bytes,
+      report: {
+        changed: true,
+        rule: ruleId,
+        archiveId: exact.id,
+        reasons: ["reduced", `status:${plan.statusConfidence}`, ...extra],
+        bytesBefore: input.length,
+        bytesAfter: reduced.bytes.length,
+      },
+    };
+  };
   const parsed = parser.parse(source);
   if (!parsed.ok) {
     const reason = `parse:${parsed.reason}`;
-    if (!OPAQUE_REASONS.has(parsed.reason) || cap === null || input.length <= cap.thresholdBytes) {
-      return pass([reason]);
-    }
+    if (!OPAQUE_REASONS.has(parsed.reason)) return pass([reason]);
     const opaque = parser.parseOpaque(source);
-    return opaque.ok && !mayHoldExactForm(opaque.program, registry)
-      ? capped(reason)
-      : pass([reason]);
+    if (!opaque.ok) return pass([reason]);
+    const planned = planResult(opaque.program, registry);
+    if (planned.ok) return await reduceWith(planned.plan, ["opaque-words"]);
+    if (cap === null || input.length <= cap.thresholdBytes) return pass([reason]);
+    return mayHoldExactForm(opaque.program, registry) ? pass([reason]) : capped(reason);
   }
   const planned = planResult(parsed.program, registry);
   if (!planned.ok) {
@@ -191,32 +223,5 @@ export async function reduceFinishedResult(
     }
     return pass([planned.reason], planned.rule ?? null);
   }
-  const plan = planned.plan;
-  const ruleId = plan.rule.id;
-  if (input.length === 0) return pass(["empty-input"], ruleId);
-  if (hasStageDiagnostics(plan, new TextDecoder().decode(input))) {
-    return pass(["stage-diagnostics"], ruleId);
-  }
-  const exact = await obtain();
-  if ("reason" in exact) return pass([exact.reason], ruleId);
-  const { createStreamReducer, sourceTerms } = await import("../reduce/mod.ts");
-  const terms = plan.argv === undefined ? undefined : sourceTerms(plan.argv);
-  const reducer = createStreamReducer(effectiveRule(plan), terms);
-  reducer.push(input);
-  const reduced = reducer.finish({ code: exitCode ?? 1 }, { kind: "archived", id: exact.id });
-  if (!reduced.changed || reduced.bytes.length >= input.length) {
-    return pass(["no-savings"], ruleId, exact.id);
-  }
-  if (!keepsHostNotices(input, reduced.bytes)) return capped("host-notice", ruleId);
-  return {
-    output: reduced.bytes,
-    report: {
-      changed: true,
-      rule: ruleId,
-      archiveId: exact.id,
-      reasons: ["reduced", `status:${plan.statusConfidence}`],
-      bytesBefore: input.length,
-      bytesAfter: reduced.bytes.length,
-    },
-  };
+  return await reduceWith(planned.plan, []);
 }

@@ -17,6 +17,12 @@ export interface LiteralWord {
    * `text` is "".
    */
   readonly opaque?: true;
+  /**
+   * Set on an opaque word or assignment value whose expansion runs or may
+   * print something of its own: a command or process substitution, an
+   * arithmetic expansion (its errors print) or `${NAME?…}` / `${NAME:?…}`.
+   */
+  readonly substitutes?: true;
 }
 
 /** Where a descriptor points after a redirection: the pipe/visible stdout, visible stderr, or nowhere. */
@@ -39,9 +45,14 @@ export interface Redirection {
 /** A literal `NAME=value` before a command, alone, or after `export` (value decoded). */
 export interface Assignment {
   readonly name: string;
+  /** The decoded value; "" when `opaque`. */
   readonly value: string;
   readonly start: number;
   readonly end: number;
+  /** As on {@link LiteralWord}: set only by the opaque-word parse. */
+  readonly opaque?: true;
+  /** As on {@link LiteralWord}. */
+  readonly substitutes?: true;
 }
 
 /** A command with only literal words and reviewed redirections. */
@@ -61,6 +72,12 @@ export interface SimpleCommand {
    * (see lib/shell/stage_forms.ts), attached by the parser; absent otherwise.
    */
   readonly nested?: ShellProgram;
+  /**
+   * Set only by the opaque-word parse: the command reads a here-document
+   * (`python3 - <<'EOF' … EOF`) as its stdin. The body is input, never
+   * output.
+   */
+  readonly stdinDocument?: true;
 }
 
 /** Stages joined by `|`; `mergeStderr` is true when any join is `|&`. */

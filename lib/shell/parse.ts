@@ -32,7 +32,12 @@
  * With `opaqueWords` (the global output cap's check only, never for
  * planning or rewriting), a word or assignment value that would be refused
  * as `glob` or `expansion` is kept as an opaque word instead: text "" and
- * `opaque: true`, since its expanded text is unknown.
+ * `opaque: true`, since its expanded text is unknown (`substitutes: true`
+ * too when it holds a command, process or arithmetic substitution or a
+ * `${NAME?…}`, which run or print something of their own). A plain
+ * here-document on a command (`python3 - <<'EOF' … EOF`, one per command,
+ * nothing else in the redirection) is kept as `stdinDocument: true`: its
+ * body is the command's stdin, never output.
  *
  * Parsing never executes, expands or resolves anything, and never throws
  * for any input.
@@ -145,6 +150,7 @@ const CONTENT_NODES = new Set([
   "translated_string",
   "comment",
   "heredoc_body",
+  "heredoc_redirect",
 ]);
 
 /** Nodes bash reads as (part of) one word: two of them with no gap are one word to bash. */
@@ -161,6 +167,13 @@ const WORD_NODES = new Set([
   "expansion",
   "command_substitution",
 ]);
+
+/**
+ * The gap the grammar leaves for a lone `-` operand right before a
+ * here-document (`python3 - <<'EOF'`): tree-sitter-bash 0.25.1 drops that
+ * word from the tree, so the opaque-word walk restores it.
+ */
+const DASH_BEFORE_DOCUMENT = /^[ \t]+-[ \t]+$/;
 
 /** Tokens after which bash reads a newline as blank (the pipeline or list goes on). */
 const CONTINUING_OPERATORS = new Set(["|", "|&", "&&", "||"]);
@@ -183,7 +196,9 @@ function blankGapsOnly(source: string, root: SyntaxNode): boolean {
       const child = node.child(index)!;
       const newlines = node.type === "program" ||
         (previous !== undefined && CONTINUING_OPERATORS.has(previous.type));
-      if (!isBlankGap(source, cursor, child.startIndex, newlines)) return false;
+      const dashOperand = child.type === "heredoc_redirect" &&
+        DASH_BEFORE_DOCUMENT.test(source.slice(cursor, child.startIndex));
+      if (!dashOperand && !isBlankGap(source, cursor, child.startIndex, newlines)) return false;
       const glued = previous !== undefined && cursor === child.startIndex &&
         node.type !== "concatenation" && WORD_NODES.has(previous.type) &&
         WORD_NODES.has(child.type);
@@ -280,18 +295,22 @@ function walkStatement(
 function readAssignment(node: SyntaxNode, depth: number, opaqueWords: boolean): Assignment {
   let name: string | undefined;
   let value = "";
+  let marks: ReturnType<typeof opaqueMarks> | undefined;
   let sawEquals = false;
   for (let index = 0; index < node.childCount; index += 1) {
     const child = node.child(index)!;
     const field = node.fieldNameForChild(index);
     if (field === "name" && child.type === "variable_name") name = child.text;
     else if (field === "value") {
-      value = opaqueOr(opaqueWords, () => decodeWord(child, depth + 1), () => "");
+      value = opaqueOr(opaqueWords, () => decodeWord(child, depth + 1), () => {
+        marks = opaqueMarks(child);
+        return "";
+      });
     } else if (child.type === "=") sawEquals = true;
     else reject("assignment");
   }
   if (name === undefined || !sawEquals) reject("assignment");
-  return { name, value, start: node.startIndex, end: node.endIndex };
+  return { name, value, start: node.startIndex, end: node.endIndex, ...marks };
 }
 
 /**
@@ -346,15 +365,39 @@ function walkRedirected(
     if (!child.isNamed && child.type !== "&") reject("unsupported-syntax", child.type);
     if (child.type === "&") reject("background");
     if (child.type === "comment") continue;
-    const redirect = readRedirect(child);
     const last = items.at(-1);
     if (last === undefined || typeof last === "string") reject("redirect-unsupported");
+    if (opaqueWords && isPlainHereDocument(child) && last.stdinDocument === undefined) {
+      const gap = node.text.slice(last.end - node.startIndex, child.startIndex - node.startIndex);
+      const dash = gap.indexOf("-") + last.end;
+      const words = DASH_BEFORE_DOCUMENT.test(gap)
+        ? [...last.words, { text: "-", start: dash, end: dash + 1 }]
+        : last.words;
+      items[items.length - 1] = { ...last, words, stdinDocument: true };
+      continue;
+    }
+    const redirect = readRedirect(child);
     items[items.length - 1] = {
       ...last,
       redirects: [...last.redirects, redirect],
       end: Math.max(last.end, redirect.end),
     };
   }
+}
+
+/**
+ * True for a here-document redirection with nothing else in it: `<<` or
+ * `<<-`, the delimiter, the body (absent when empty) and the end line; a
+ * descriptor, a second redirection or an operator after the delimiter is
+ * not plain.
+ */
+function isPlainHereDocument(node: SyntaxNode): boolean {
+  if (node.type !== "heredoc_redirect") return false;
+  const kinds: string[] = [];
+  for (let index = 0; index < node.childCount; index += 1) kinds.push(node.child(index)!.type);
+  const [operator, start, ...rest] = kinds;
+  return (operator === "<<" || operator === "<<-") && start === "heredoc_start" &&
+    (rest.join(",") === "heredoc_body,heredoc_end" || rest.join(",") === "heredoc_end");
 }
 
 function readCommand(node: SyntaxNode, depth: number, opaqueWords: boolean): SimpleCommand {
@@ -398,8 +441,32 @@ function readWord(node: SyntaxNode, depth: number, opaqueWords: boolean): Litera
   return opaqueOr(
     opaqueWords,
     () => ({ text: decodeWord(node, depth), start, end }),
-    () => ({ text: "", start, end, opaque: true }),
+    () => ({ text: "", start, end, ...opaqueMarks(node) }),
   );
+}
+
+/** Node kinds whose expansion runs a command or may print an error of its own. */
+const SUBSTITUTING_NODES = new Set([
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+]);
+
+/**
+ * The marks of an opaque word or value: always `opaque`, and `substitutes`
+ * when some node inside runs a command or may print (see
+ * `LiteralWord.substitutes`). Iterative over the node's subtree.
+ */
+function opaqueMarks(node: SyntaxNode): { opaque: true; substitutes?: true } {
+  const pending: SyntaxNode[] = [node];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (SUBSTITUTING_NODES.has(next.type)) return { opaque: true, substitutes: true };
+    if (next.type === "expansion" && next.text.includes("?")) {
+      return { opaque: true, substitutes: true }; // `${NAME:?message}` prints and exits
+    }
+    for (let index = 0; index < next.childCount; index += 1) pending.push(next.child(index)!);
+  }
+  return { opaque: true };
 }
 
 /** `read()`, or with `opaqueWords` `opaque()` when `read` refuses a glob or an expansion. */

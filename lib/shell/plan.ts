@@ -74,6 +74,7 @@ import type { OutputPolicy, ReducerSpec, ReductionRule, Rule } from "../rules/mo
 import { ruleProgramName } from "../rules/program_alias.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { Assignment, Pipeline, ShellProgram, SimpleCommand } from "./model.ts";
+import { selectOverOpaqueWords } from "./opaque_select.ts";
 import {
   assignmentEffect,
   frontEndOperand,
@@ -120,6 +121,8 @@ export type PlanReason =
   | "merged-stderr"
   | "mixed-reducers"
   | "no-typed-output"
+  | "opaque-word"
+  | "stdin-document"
   | StageFormReason;
 
 /** A plan for reducing one finished result. */
@@ -326,6 +329,11 @@ function assignmentsReviewed(
 function classify(command: SimpleCommand, registry: RuleRegistry): StageKind {
   const words = command.words.map((word) => word.text);
   if (!assignmentsReviewed(command.assignments)) return unknown("assignment-output");
+  if (command.stdinDocument) return unknown("stdin-document");
+  if ((command.assignments ?? []).some((assignment) => assignment.substitutes)) {
+    return unknown("opaque-word");
+  }
+  if (command.words.some((word) => word.opaque)) return classifyOpaque(command, registry);
   if (words.length === 0) return { kind: "setup", program: "(assignment)", pipefail: false };
   if (words[0] === "export" && command.assignments !== undefined) {
     return { kind: "setup", program: "export", pipefail: false };
@@ -346,6 +354,36 @@ function classify(command: SimpleCommand, registry: RuleRegistry): StageKind {
   if (reason !== "unknown-program" && reason !== "no-rule-matched") return kind;
   const operand = frontEndOperand(argv);
   return operand === undefined ? kind : select(operand, registry);
+}
+
+/**
+ * Classifies a simple command with opaque words (a program parsed by
+ * `parseOpaque`): `cd` with one opaque operand is setup, as `cd DIR` is (a
+ * `cd: …` diagnostic fails open; a `-` or a `CDPATH` hit prints the
+ * directory, the same known miss as for a literal operand); any other
+ * command is typed only when {@link selectOverOpaqueWords} shows that every
+ * expansion selects one reduction rule. A wrapper, front end, nested shell
+ * or other setup program with an opaque word is `opaque-word`.
+ */
+function classifyOpaque(command: SimpleCommand, registry: RuleRegistry): StageKind {
+  const words = command.words;
+  const literal = words.map((word) => word.text);
+  if (words.some((word) => word.substitutes)) return unknown("opaque-word");
+  if (words[0].text === "cd" && !words[0].opaque && words.length === 2) {
+    return { kind: "setup", program: "cd", pipefail: false };
+  }
+  const peeled = peelWrappers(literal);
+  const wrapped = typeof peeled === "string" || peeled.argv.length !== literal.length;
+  if (
+    wrapped || SETUP_PROGRAMS.has(literal[0]) || frontEndOperand(literal) !== undefined ||
+    shellScriptOperand(literal) !== undefined || isActivateScript(literal)
+  ) return unknown("opaque-word");
+  const rule = selectOverOpaqueWords(words, registry);
+  if (rule === undefined) return unknown("opaque-word");
+  return {
+    kind: "state",
+    state: { kind: "typed", typed: { family: reducerFamily(rule), rule, ruleIds: [rule.id] } },
+  };
 }
 
 function classifySetup(argv: readonly string[]): StageKind {
@@ -445,6 +483,9 @@ function planPipeline(
       // `bash -c 'LITERAL'`: its outputs are the literal program's visible outputs.
       const inner = planProgram(command.nested, registry, collect);
       if ("reason" in inner) return inner;
+      // `su: Authentication failure`: a switch-user runner's own diagnostics fail open.
+      const runner = command.words[0].text.slice(command.words[0].text.lastIndexOf("/") + 1);
+      if (runner === "su" || runner === "runuser") collect.setups.add(runner);
       nested = weakest(nested ?? "complete", inner.confidence);
       kind = { kind: "state", state: inner.visible };
     } else kind = classify(command, registry);
@@ -793,6 +834,7 @@ export function mayHoldExactForm(program: ShellProgram, registry: RuleRegistry):
         for (const [index, stage] of pipeline.stages.entries()) {
           const argv = stage.words.map((word) => word.text);
           if (shellScriptOperand(argv) !== undefined) return true;
+          if (stage.stdinDocument && !STDIN_INTERPRETERS.test(argv[0] ?? "")) return true;
           if (!stage.words.some((word) => word.opaque)) {
             if (stageIsExact(stage, index, registry)) return true;
             continue;
@@ -806,6 +848,14 @@ export function mayHoldExactForm(program: ShellProgram, registry: RuleRegistry):
     return true;
   }
 }
+
+/**
+ * Interpreters whose here-document is a script (`python3 - <<'EOF'`): their
+ * output is the script's, as for `python3 script.py`, which no rule knows.
+ * A here-document fed to anything else (`cat`, a shell, a database client,
+ * `ssh`) may be an exact view.
+ */
+const STDIN_INTERPRETERS = /^(python(3(\.\d{1,2})?)?|node|ruby|perl)$/;
 
 /** The opaque-word half of {@link mayHoldExactForm} for one stage; may throw. */
 function opaqueStageMayBeExact(

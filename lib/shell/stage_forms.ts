@@ -22,8 +22,9 @@
  *   NAME=value`) are reviewed by name ({@link assignmentEffect}): names that
  *   change which program runs or how it prints keep the result exact.
  * - **Nested shells**: `bash -c 'LITERAL'`, `sh -c`, `bash -lc` with no
- *   further operands ({@link shellScriptOperand}); the parser plans the
- *   literal as a program of its own.
+ *   further operands, and `su`/`runuser` running `-c 'LITERAL'` as one
+ *   user ({@link shellScriptOperand}); the parser plans the literal as a
+ *   program of its own.
  * - **Setup**: `source FILE` / `. FILE` of a virtual-env activate script
  *   ({@link isActivateScript}).
  *
@@ -261,14 +262,78 @@ const SCRIPT_OPTIONS: ReadonlySet<string> = new Set(["-c", "-lc", "-cl"]);
 /**
  * The script of `bash -c SCRIPT` / `sh -c SCRIPT` / `bash -lc SCRIPT` (also
  * `bash -l -c SCRIPT`) with no further operands (they would set `$0`, `$1`),
- * else undefined.
+ * or of a reviewed `su`/`runuser -c SCRIPT` form, else undefined.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { shellScriptOperand } from "./stage_forms.ts";
+ * assert.equal(shellScriptOperand(["su", "-", "app", "-c", "make test"]), "make test");
+ * assert.equal(shellScriptOperand(["su", "-P", "app", "-c", "make test"]), undefined);
+ * ```
  */
 export function shellScriptOperand(argv: readonly string[]): string | undefined {
+  if (SWITCH_USER.has(argv[0] ?? "")) return switchUserScript(argv);
   if (!SHELLS.has(argv[0] ?? "")) return undefined;
   let index = 1;
   if (argv[1] === "-l" && argv[2] === "-c") index = 2;
   if (!SCRIPT_OPTIONS.has(argv[index] ?? "") || argv.length !== index + 2) return undefined;
   return argv[index + 1];
+}
+
+/** util-linux's `su` and `runuser`, which run `-c SCRIPT` with a shell as another user. */
+const SWITCH_USER: ReadonlySet<string> = new Set(["su", "runuser", "/bin/su", "/usr/bin/su"]);
+/** Their options that only choose the user's session: login shell, environment, groups. */
+const SWITCH_USER_SWITCHES: ReadonlySet<string> = new Set([
+  "-",
+  "-l",
+  "--login",
+  "-m",
+  "-p",
+  "--preserve-environment",
+]);
+const SWITCH_USER_VALUED: ReadonlySet<string> = new Set([
+  "-g",
+  "--group",
+  "-G",
+  "--supp-group",
+]);
+
+/**
+ * The script of `su [-|-l|-m|-p|-g G|-G G|-s SHELL]… USER -c SCRIPT` (also
+ * `su -c SCRIPT USER`, `--command=SCRIPT`, and the same for `runuser`):
+ * the user's shell, or `-s SHELL` when it is one of {@link SHELLS}, runs
+ * SCRIPT as `bash -c` would. Exactly one user operand and one script; any
+ * other option (`-P`/`--pty` runs it on a terminal, `-f`, `-w`,
+ * `--session-command`, `-u`) or operand (it would set `$0`) is undefined.
+ */
+function switchUserScript(argv: readonly string[]): string | undefined {
+  let script: string | undefined;
+  let user: string | undefined;
+  for (let index = 1; index < argv.length; index += 1) {
+    const word = argv[index];
+    const next = argv[index + 1];
+    if (SWITCH_USER_SWITCHES.has(word)) continue;
+    if (word === "-c" || word === "--command") {
+      if (script !== undefined || next === undefined) return undefined;
+      script = next;
+      index += 1;
+    } else if (word.startsWith("--command=")) {
+      if (script !== undefined) return undefined;
+      script = word.slice("--command=".length);
+    } else if (word === "-s" || word === "--shell") {
+      if (!SHELLS.has(next ?? "")) return undefined;
+      index += 1;
+    } else if (word.startsWith("--shell=")) {
+      if (!SHELLS.has(word.slice("--shell=".length))) return undefined;
+    } else if (SWITCH_USER_VALUED.has(word)) {
+      if (next === undefined) return undefined;
+      index += 1;
+    } else if (word.startsWith("-") || user !== undefined) {
+      return undefined;
+    } else user = word;
+  }
+  return user === undefined ? undefined : script;
 }
 
 /** True for `source FILE` / `. FILE` of a virtual-env activate script (`…/bin/activate`). */
