@@ -142,7 +142,7 @@ Deno.test("a search that cannot index says how many calls it did not search", as
   assert.equal(
     text(blind.stderr),
     "yarp search: 2 archived calls are not indexed and were not searched (the search index could " +
-      "not be written: read-only, or another search held it); 'yarp read ID' still reads every call\n",
+      "not be written: a read-only or full disk, or another search held it); 'yarp read ID' still reads every call\n",
   );
   assert.equal((await yarp(["read", first], env)).code, 0);
 });

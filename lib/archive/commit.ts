@@ -23,7 +23,7 @@ import { sha256Native, toHex } from "../bytes/sha256.ts";
 import { writeAll } from "../base/write_all.ts";
 import { createCallFile, removeCallFile } from "./call_bytes.ts";
 import { newCallId } from "./ids.ts";
-import { type TransactionTiming, writeTransaction } from "./store.ts";
+import { databasePath, type TransactionTiming, writeTransaction } from "./store.ts";
 
 /** Bytes copied or read at a time (1 MiB); also the chunk size of schema-1 rows. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -249,7 +249,7 @@ export async function commitCall(
 ): Promise<CommittedCall> {
   const names = new Set(streams.map((s) => s.name));
   if (names.size !== streams.length) throw new Error("commitCall: duplicate stream name");
-  const dbPath = db.location()!;
+  const dbPath = databasePath(db);
   const totalBytes = streams.reduce((sum, s) => sum + s.size, 0);
   for (let attempt = 1;; attempt += 1) {
     const { id, written } = await writeCallFile(dbPath, streams, totalBytes, newId);

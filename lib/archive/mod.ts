@@ -74,7 +74,9 @@ export { cleanStraySpools, RunSpool, STRAY_AGE_MS, STRAY_SCAN_LIMIT } from "./sp
 export {
   ArchiveError,
   BUSY_TIMEOUT_MS,
+  databasePath,
   ensurePrivateDir,
+  MEMORY_COPY_LIMIT,
   openArchive,
   openCompanion,
   SCHEMA_VERSION,

@@ -15,7 +15,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { orphanCallFiles, removeCallFile } from "./call_bytes.ts";
 import { compactSearchIndex, unindexCalls } from "./search_index.ts";
-import { writeTransaction } from "./store.ts";
+import { databasePath, writeTransaction } from "./store.ts";
 
 /** Calls one automatic retention pass may remove. */
 export const AUTO_PRUNE_CALLS = 16;
@@ -71,7 +71,7 @@ function deleteCall(db: DatabaseSync, seq: number): DeletedCall | undefined {
 export function forgetCall(db: DatabaseSync, seq: number): boolean {
   const deleted = writeTransaction(db, () => deleteCall(db, seq));
   if (deleted !== undefined) {
-    removeCallFile(db.location()!, deleted.id);
+    removeCallFile(databasePath(db), deleted.id);
     unindexCalls(db, [seq]);
   }
   return deleted !== undefined;
@@ -125,7 +125,7 @@ export function pruneArchive(
       ? undefined
       : row.seq;
   };
-  const dbPath = db.location()!;
+  const dbPath = databasePath(db);
   const removedSeqs: number[] = [];
   while (calls < maxCalls && due() !== undefined) {
     const removed = writeTransaction(db, () => {
@@ -170,7 +170,7 @@ export function removeOrphanFiles(db: DatabaseSync, nowMs: number): PruneResult 
   let calls = 0;
   let bytes = 0;
   for (
-    const orphan of orphanCallFiles(db.location()!, (id) => known.get(id) !== undefined, nowMs)
+    const orphan of orphanCallFiles(databasePath(db), (id) => known.get(id) !== undefined, nowMs)
   ) {
     try {
       Deno.removeSync(orphan.path);

@@ -44,8 +44,9 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     const unindexed = unindexedCallCount(db);
     if (unindexed > 0) {
       io.err(
-        `yarp search: ${unindexed} archived call${unindexed === 1 ? " is" : "s are"} not indexed ` +
-          "and were not searched (the search index could not be written: read-only, " +
+        `yarp search: ${unindexed} archived ${
+          unindexed === 1 ? "call is not indexed and was" : "calls are not indexed and were"
+        } not searched (the search index could not be written: a read-only or full disk, ` +
           "or another search held it); " +
           `'yarp read ID' still reads every call\n`,
       );
