@@ -133,7 +133,10 @@ async function readsUnder(
     assert.equal(search.stderr, "");
   } else {
     assert.equal(search.code, 1);
-    assert.match(search.stderr, /^yarp search: 1 archived call is not indexed and was not searched/);
+    assert.match(
+      search.stderr,
+      /^yarp search: 1 archived call is not indexed and was not searched/,
+    );
   }
   const stats = await yarp(["archive", "stats"], env, cwd);
   assert.equal(stats.code, 0, stats.stderr);

@@ -18,7 +18,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { searchSample, type StreamSource } from "./commit.ts";
-import { callBytesPath } from "./call_bytes.ts";
+import { openCallFile } from "./call_bytes.ts";
 import { findCall, type StoredCall, type StoredStream } from "./read.ts";
 import { databasePath, openCompanion, type OpenMode } from "./store.ts";
 import { CHUNK_BYTES } from "./commit.ts";
@@ -72,7 +72,7 @@ export function openSearchIndex(db: DatabaseSync, mode: OpenMode): DatabaseSync 
 
 /** A random-access view of a stored stream (call file or schema-1 chunk rows), for sampling. */
 function storedSource(db: DatabaseSync, call: StoredCall, stream: StoredStream): StreamSource {
-  const path = callBytesPath(databasePath(db), call.id);
+  const dbPath = databasePath(db);
   const chunk = db.prepare("SELECT data FROM chunks WHERE call_seq = ? AND stream = ? AND n = ?");
   return {
     name: stream.name,
@@ -80,7 +80,7 @@ function storedSource(db: DatabaseSync, call: StoredCall, stream: StoredStream):
     read(offset, buffer) {
       const length = Math.min(buffer.length, stream.size - offset);
       if (stream.blobOffset !== null) {
-        const file = Deno.openSync(path, { read: true });
+        const file = openCallFile(dbPath, call.id);
         try {
           file.seekSync(stream.blobOffset + offset, Deno.SeekMode.Start);
           let got = 0;

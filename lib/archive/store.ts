@@ -35,6 +35,20 @@ export class ArchiveError extends Error {
   override name = "ArchiveError";
 }
 
+/**
+ * The bounded record of pruned ids (retention.ts keeps its newest rows), so
+ * `yarp read` of a pruned id says when and why. Added to version-2
+ * archives on their first write open; a reader treats its absence as empty.
+ */
+const PRUNED_TABLE = `CREATE TABLE IF NOT EXISTS pruned (
+  seq        INTEGER PRIMARY KEY,
+  id         TEXT    NOT NULL,
+  created_ms INTEGER NOT NULL,
+  pruned_ms  INTEGER NOT NULL,
+  reason     TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pruned_by_id ON pruned (id);`;
+
 const SCHEMA = `
 CREATE TABLE calls (
   seq         INTEGER PRIMARY KEY,
@@ -74,6 +88,7 @@ CREATE TABLE archive_totals (
   last_seq INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
+${PRUNED_TABLE}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -322,6 +337,9 @@ function prepareSchema(db: DatabaseSync): void {
   const version = userVersion(db); // also detects "file is not a database"
   if (version === SCHEMA_VERSION) {
     walMode(db);
+    const has = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'pruned'")
+      .get() as { n: number };
+    if (Number(has.n) === 0) db.exec(PRUNED_TABLE);
     return;
   }
   if (version > SCHEMA_VERSION) {
@@ -343,6 +361,7 @@ function prepareSchema(db: DatabaseSync): void {
         ALTER TABLE archive_totals ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
         UPDATE archive_totals SET last_seq = (SELECT coalesce(max(seq), 0) FROM calls);
         DROP TABLE call_text;
+        ${PRUNED_TABLE}
         PRAGMA user_version = ${SCHEMA_VERSION}`);
     } else if (now === 0) {
       const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
