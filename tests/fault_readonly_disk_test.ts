@@ -13,6 +13,10 @@
  * `chattr +i`, an ext2/3/4-like file system under the test's temporary
  * directory. Where the machine does not allow a condition its test is
  * registered as ignored, with the reason in its name.
+ *
+ * The last test is about writing on a full disk: there, and only there,
+ * retention may remove calls younger than `archive.min_age_minutes` so the
+ * commit can go (issue 26, item 3).
  */
 import assert from "node:assert/strict";
 import { runYarp, tempDir } from "./_process.ts";
@@ -224,3 +228,61 @@ for (const indexed of [false, true]) {
     fn: () => readsUnder(`full-${indexed}`, indexed, tmpfs("2m"), fill),
   });
 }
+
+Deno.test({
+  name:
+    "a full disk lets retention remove calls younger than the minimum age, then the commit goes" +
+    (canMount ? "" : ` (ignored: ${NEEDS_MOUNT})`),
+  ignore: !canMount,
+  async fn() {
+    const env = home("full-commit");
+    tmpfs("4m")(env);
+    Deno.mkdirSync(`${env.XDG_CONFIG_HOME}/yarp`, { recursive: true });
+    // Over max_bytes after the second call, but every call is younger than the default 60 minutes.
+    Deno.writeTextFileSync(
+      `${env.XDG_CONFIG_HOME}/yarp/config.yaml`,
+      "archive:\n  max_bytes: 1000000\n",
+    );
+    const cwd = `${DIR}/full-commit/elsewhere`;
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const put = await yarp(
+        ["archive", "put", "--command", `p${i}`],
+        env,
+        cwd,
+        new Uint8Array(900_000),
+      );
+      assert.equal(put.code, 0, put.stderr);
+      ids.push(decoder.decode(put.stdout).trim());
+    }
+    // Leave 64 KiB free: the next call file cannot fit, a removal's few rows can.
+    const filler = Deno.openSync(`${env.XDG_STATE_HOME}/filler`, { write: true, create: true });
+    try {
+      const block = new Uint8Array(4096);
+      while (true) filler.writeSync(block);
+    } catch {
+      // full
+    } finally {
+      filler.close();
+    }
+    Deno.truncateSync(
+      `${env.XDG_STATE_HOME}/filler`,
+      Deno.statSync(`${env.XDG_STATE_HOME}/filler`).size - 64 * 1024,
+    );
+    const input = encoder.encode("line of build output\n".repeat(30_000)); // 630,000 bytes
+    const reduced = await runYarp(["result-reduce", "--command", "make", "--json"], {
+      env,
+      clearEnv: true,
+      cwd,
+      input,
+      timeoutMs: 120_000,
+    });
+    const report = JSON.parse(decoder.decode(reduced.stdout));
+    assert.equal(typeof report.archive_id, "string", decoder.decode(reduced.stderr));
+    const gone = await yarp(["read", ids[0]], env, cwd);
+    assert.match(gone.stderr, /was pruned at \S+Z by archive\.max_bytes \(1000000 bytes\)/);
+    const kept = await yarp(["read", report.archive_id], env, cwd);
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.deepEqual(kept.stdout, input);
+  },
+});
