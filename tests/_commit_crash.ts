@@ -21,16 +21,16 @@ function stop(at: string): never {
   while (true) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60_000);
 }
 
-/** `db` with its `exec` of COMMIT watched: stops just before or just after it. */
-function watched(db: DatabaseSync, when: "before" | "after"): DatabaseSync {
+/** `db` with its `exec` of `sql` watched: stops just before or just after it. */
+function watched(db: DatabaseSync, sql: string, when: "before" | "after"): DatabaseSync {
   return new Proxy(db, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
       if (key !== "exec") return typeof value === "function" ? value.bind(target) : value;
-      return (sql: string) => {
-        if (sql === "COMMIT" && when === "before") stop(stage);
-        const result = target.exec(sql);
-        if (sql === "COMMIT" && when === "after") stop(stage);
+      return (text: string) => {
+        if (text === sql && when === "before") stop(stage);
+        const result = target.exec(text);
+        if (text === sql && when === "after") stop(stage);
         return result;
       };
     },
@@ -59,28 +59,15 @@ const facts = {
   ruleId: null,
 } as const;
 if (stage === "pruning") {
-  pruneArchive(watched(db, "after"), { maxBytes: 0, maxAgeMs: 1e15 }, Date.now(), 1);
-} else if (stage === "written") {
-  const gate = new Proxy(db, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key !== "exec") return typeof value === "function" ? value.bind(target) : value;
-      return (sql: string) => {
-        if (sql === "BEGIN IMMEDIATE") stop(stage);
-        return target.exec(sql);
-      };
-    },
-  });
-  await commitCall(gate, facts, [source]);
+  pruneArchive(watched(db, "COMMIT", "after"), { maxBytes: 0, maxAgeMs: 1e15 }, Date.now(), 1);
 } else {
-  await commitCall(
-    stage === "committing"
-      ? watched(db, "before")
-      : stage === "committed"
-      ? watched(db, "after")
-      : db,
-    facts,
-    [source],
-  );
+  const at = {
+    writing: db,
+    written: watched(db, "BEGIN IMMEDIATE", "before"),
+    committing: watched(db, "COMMIT", "before"),
+    committed: watched(db, "COMMIT", "after"),
+  }[stage];
+  if (at === undefined) throw new Error(`unknown stage '${stage}'`);
+  await commitCall(at, facts, [source]);
 }
 stop("finished");

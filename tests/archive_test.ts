@@ -432,7 +432,7 @@ Deno.test("the pruned record names when and why, and keeps only the newest PRUNE
   const last = db.prepare("SELECT id FROM pruned ORDER BY seq DESC LIMIT 1").get() as {
     id: string;
   };
-  assert.deepEqual(findPrunedCall(db, last.id.slice(0, 6)), {
+  assert.deepEqual(findPrunedCall(db, last.id.slice(0, 6).toUpperCase()), {
     id: last.id,
     createdMs: 1000 + PRUNED_RECORDS,
     prunedMs: 1e9,

@@ -67,7 +67,7 @@ export function findPrunedCall(db: DatabaseSync, prefix: string): PrunedCall | u
     const row = db.prepare(
       `SELECT id, created_ms, pruned_ms, reason FROM pruned
         WHERE id >= ? AND id < ? ORDER BY seq DESC LIMIT 1`,
-    ).get(prefix, `${prefix}g`) as
+    ).get(prefix.toLowerCase(), `${prefix.toLowerCase()}g`) as
       | { id: string; created_ms: number; pruned_ms: number; reason: string }
       | undefined;
     return row === undefined ? undefined : {

@@ -186,8 +186,10 @@ async function stats(args: string[], io: TextIo): Promise<number> {
         `file size: ${bytesText(fileBytes)}`,
         `oldest: ${totals.oldestMs === null ? "-" : isoTime(totals.oldestMs)}`,
         `newest: ${totals.newestMs === null ? "-" : isoTime(totals.newestMs)}`,
-        `retention: ${bytesText(settings.maxBytes)}, ${settings.maxAgeMs / 86_400_000} days, ` +
-        `none younger than ${settings.minAgeMs / 60_000} minutes`,
+        `retention: ${bytesText(settings.maxBytes)}, ${settings.maxAgeMs / 86_400_000} days`,
+        `minimum age: ${
+          settings.minAgeMs / 60_000
+        } minutes (the size limit removes no younger call)`,
         `orphan call files: ${orphans.files} (${bytesText(orphans.bytes)})`,
       ].join("\n") + "\n",
     );
