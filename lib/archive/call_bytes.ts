@@ -174,14 +174,16 @@ export function removeCallFile(dbPath: string, id: string): boolean {
 }
 
 /**
- * The call files under the archive at `dbPath` whose id `isKnown` rejects
- * and whose modification time is more than {@link ORPHAN_AGE_MS} before
- * `nowMs`, with their sizes, in name order. Never throws: an unreadable or
- * missing directory has no orphans.
+ * The call files under the archive at `dbPath` that are not among the ids
+ * `knownIn(fan)` gives for their fan directory (asked once per directory,
+ * so a caller holds one directory's ids at a time) and whose modification
+ * time is more than {@link ORPHAN_AGE_MS} before `nowMs`, with their
+ * sizes, in name order. Never throws: an unreadable or missing directory
+ * has no orphans.
  */
 export function orphanCallFiles(
   dbPath: string,
-  isKnown: (id: string) => boolean,
+  knownIn: (fan: string) => ReadonlySet<string>,
   nowMs: number,
 ): { readonly id: string; readonly path: string; readonly size: number }[] {
   const root = callBytesDir(dbPath);
@@ -201,8 +203,9 @@ export function orphanCallFiles(
     } catch {
       continue;
     }
+    const known = names.length === 0 ? new Set<string>() : knownIn(fan);
     for (const id of names) {
-      if (isKnown(id)) continue;
+      if (known.has(id)) continue;
       const path = `${root}/${fan}/${id}`;
       try {
         const info = Deno.statSync(path);

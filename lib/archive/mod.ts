@@ -46,6 +46,7 @@ export {
   AUTO_PRUNE_CALLS,
   AUTO_VACUUM_PAGES,
   autoRetention,
+  findOrphans,
   findPrunedCall,
   forgetCall,
   makeRoom,

@@ -246,12 +246,9 @@ function returnFreePages(db: DatabaseSync, pages?: number): void {
  * and their bytes. Never throws for a file it cannot remove.
  */
 export function removeOrphanFiles(db: DatabaseSync, nowMs: number): PruneResult {
-  const known = db.prepare("SELECT 1 AS x FROM calls WHERE id = ?");
   let calls = 0;
   let bytes = 0;
-  for (
-    const orphan of orphanCallFiles(databasePath(db), (id) => known.get(id) !== undefined, nowMs)
-  ) {
+  for (const orphan of findOrphans(db, nowMs)) {
     try {
       Deno.removeSync(orphan.path);
       calls += 1;
@@ -261,6 +258,23 @@ export function removeOrphanFiles(db: DatabaseSync, nowMs: number): PruneResult 
     }
   }
   return { calls, bytes };
+}
+
+/**
+ * Every call file of `db` that no row names and that is older than the
+ * orphan bound, with its path and size (see `orphanCallFiles`). Scans every
+ * call file; the ids are read one fan directory at a time (one query
+ * each), so memory stays at one directory's ids whatever the archive
+ * holds.
+ */
+export function findOrphans(
+  db: DatabaseSync,
+  nowMs: number,
+): { readonly id: string; readonly path: string; readonly size: number }[] {
+  const inFan = db.prepare("SELECT id FROM calls WHERE id >= ? AND id < ?");
+  const knownIn = (fan: string) =>
+    new Set((inFan.all(fan, `${fan}g`) as { id: string }[]).map((row) => row.id));
+  return orphanCallFiles(databasePath(db), knownIn, nowMs);
 }
 
 /**

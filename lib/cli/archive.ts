@@ -26,8 +26,7 @@ import { isoTime, putFinishedResult, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
 import { printableText, quotedArg } from "../base/printable_text.ts";
 import type { DatabaseSync } from "node:sqlite";
-import { orphanCallFiles } from "../archive/call_bytes.ts";
-import { databasePath } from "../archive/store.ts";
+import { findOrphans } from "../archive/retention.ts";
 
 const USAGE = `usage:
   yarp archive stats [--json]
@@ -140,8 +139,7 @@ function fileSize(path: string): number {
  * file and its rows): how many and their bytes. Scans every call file.
  */
 function orphanTotals(db: DatabaseSync): { files: number; bytes: number } {
-  const known = db.prepare("SELECT 1 AS x FROM calls WHERE id = ?");
-  const found = orphanCallFiles(databasePath(db), (id) => known.get(id) !== undefined, Date.now());
+  const found = findOrphans(db, Date.now());
   return { files: found.length, bytes: found.reduce((sum, orphan) => sum + orphan.size, 0) };
 }
 
