@@ -34,6 +34,7 @@ const capture = new ArchiveCapture(
     spoolDir: values.spool!,
     maxBytes: 64 * 1024 ** 3,
     maxAgeMs: 365 * 86_400_000,
+    minAgeMs: 60 * 60_000,
   },
   {
     createdMs: Date.now(),

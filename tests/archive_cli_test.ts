@@ -142,7 +142,7 @@ Deno.test("a search that cannot index says how many calls it did not search", as
   assert.equal(
     text(blind.stderr),
     "yarp search: 2 archived calls are not indexed and were not searched (the search index could " +
-      "not be written: read-only, or another search held it); 'yarp read ID' still reads every call\n",
+      "not be written: a read-only or full disk, or another search held it); 'yarp read ID' still reads every call\n",
   );
   assert.equal((await yarp(["read", first], env)).code, 0);
 });
@@ -164,7 +164,15 @@ Deno.test("search, stats, forget and put work through the CLI", async () => {
   assert.equal((await yarp(["archive", "forget", first], env)).code, 0);
   const gone = await yarp(["read", first], env);
   assert.equal(gone.code, 1);
-  assert.equal(text(gone.stderr), `yarp read: no archived call '${first}' (see 'yarp search')\n`);
+  assert.match(
+    text(gone.stderr),
+    new RegExp(
+      `^yarp read: call ${first} was pruned at \\S+Z by yarp archive forget; its bytes are gone ` +
+        `\\(archived \\S+Z\\)\n$`,
+    ),
+  );
+  const never = await yarp(["read", "0000abcd"], env);
+  assert.equal(text(never.stderr), `yarp read: no archived call '0000abcd' (see 'yarp search')\n`);
   const input = new Uint8Array([104, 105, 0, 255, 10]);
   const put = await yarp(
     ["archive", "put", "--command", "pi bash", "--exit-code", "2"],
@@ -269,13 +277,46 @@ Deno.test("a config file moves the archive and sets retention", async () => {
   const path = `${env.XDG_STATE_HOME}/yarp/elsewhere/a.db`;
   await Deno.writeTextFile(
     `${env.XDG_CONFIG_HOME}/yarp/config.yaml`,
-    `archive:\n  path: ${path}\n  max_bytes: 30000\n`,
+    `archive:\n  path: ${path}\n  max_bytes: 30000\n  min_age_minutes: 0\n`,
   );
-  for (let i = 0; i < 3; i++) idOf(await reduced("seq 1 3000", env)); // 13,893 bytes each
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) ids.push(idOf(await reduced("seq 1 3000", env))); // 13,893 bytes each
   const stats = JSON.parse(text((await yarp(["archive", "stats", "--json"], env)).stdout));
   assert.equal(stats.path, path);
   assert.equal(stats.calls, 2, "automatic retention removed the oldest");
   assert.equal(stats.max_bytes, 30000);
+  assert.equal(stats.min_age_minutes, 0);
+  const pruned = await yarp(["read", ids[0]], env);
+  assert.equal(pruned.code, 1);
+  assert.match(
+    text(pruned.stderr),
+    new RegExp(
+      `^yarp read: call ${ids[0]} was pruned at \\S+Z by archive\\.max_bytes \\(30000 bytes\\); ` +
+        "its bytes are gone \\(archived \\S+Z\\)\n$",
+    ),
+  );
+});
+
+Deno.test("a burst over archive.max_bytes keeps every call younger than the minimum age", async () => {
+  const env = await home("burst");
+  await Deno.mkdir(`${env.XDG_CONFIG_HOME}/yarp`);
+  await Deno.writeTextFile(
+    `${env.XDG_CONFIG_HOME}/yarp/config.yaml`,
+    "archive:\n  max_bytes: 30000\n", // the default minimum age: 60 minutes
+  );
+  const ids: string[] = [];
+  for (let i = 0; i < 4; i++) ids.push(idOf(await reduced("seq 1 3000", env))); // 13,893 bytes each
+  const stats = JSON.parse(text((await yarp(["archive", "stats", "--json"], env)).stdout));
+  assert.equal(stats.calls, 4, "no marker printed in the last hour went dead");
+  assert.equal(stats.min_age_minutes, 60);
+  for (const id of ids) assert.equal((await yarp(["read", id], env)).code, 0);
+  // An explicit prune is the user's choice and names itself.
+  assert.equal((await yarp(["archive", "prune", "--max-bytes", "20000"], env)).code, 0);
+  const gone = await yarp(["read", ids[0]], env);
+  assert.match(
+    text(gone.stderr),
+    /was pruned at \S+Z by yarp archive prune --max-bytes \(20000 bytes\); its bytes are gone/,
+  );
 });
 
 // ---------------------------------------------------------------- reliability

@@ -17,12 +17,14 @@ import {
   commandText,
   commitCall,
   findCall,
+  findPrunedCall,
   forgetCall,
   ftsQuery,
   memorySource,
   openArchive,
   orphanCallFiles,
   pruneArchive,
+  PRUNED_RECORDS,
   rawChunks,
   RunSpool,
   searchCalls,
@@ -81,11 +83,12 @@ Deno.test("archive settings: precedence, off switch and one-line errors", () => 
     spoolDir: "/s/yarp/spool",
     maxBytes: 1024 ** 3,
     maxAgeMs: 30 * 86_400_000,
+    minAgeMs: 60 * 60_000,
   });
   const relativeXdg = archiveSettings(env({ HOME: "/h", XDG_STATE_HOME: "rel" }), EMPTY_CONFIG);
   assert.equal((relativeXdg as { path: string }).path, "/h/.local/state/yarp/archive.sqlite3");
   const configured = archiveSettings(env({ HOME: "/h" }), {
-    archive: { path: "/c/a.db", maxBytes: 10, maxAgeDays: 1 },
+    archive: { path: "/c/a.db", maxBytes: 10, maxAgeDays: 1, minAgeMinutes: 0 },
     rules: { packs: [] },
   });
   assert.deepEqual(configured, {
@@ -94,6 +97,7 @@ Deno.test("archive settings: precedence, off switch and one-line errors", () => 
     spoolDir: "/h/.local/state/yarp/spool",
     maxBytes: 10,
     maxAgeMs: 86_400_000,
+    minAgeMs: 0,
   });
   const explicit = archiveSettings(env({ HOME: "/h", YARP_ARCHIVE_PATH: "/e/x.db" }), {
     archive: { path: "/c/a.db" },
@@ -136,7 +140,8 @@ Deno.test("config location: YARP_CONFIG, then XDG_CONFIG_HOME, then HOME", () =>
 
 Deno.test("config file: valid fields and every strictness error, one line each", async () => {
   const ok = await parseConfig(
-    "archive:\n  path: ~/a.db\n  max_bytes: 2048\n  max_age_days: 1.5\nrules:\n  packs: [a.yrp, /b.yrp]\n",
+    "archive:\n  path: ~/a.db\n  max_bytes: 2048\n  max_age_days: 1.5\n  min_age_minutes: 0\n" +
+      "rules:\n  packs: [a.yrp, /b.yrp]\n",
     "c.yaml",
     "/h",
   );
@@ -144,7 +149,7 @@ Deno.test("config file: valid fields and every strictness error, one line each",
     ok: true,
     config: {
       file: "c.yaml",
-      archive: { path: "/h/a.db", maxBytes: 2048, maxAgeDays: 1.5 },
+      archive: { path: "/h/a.db", maxBytes: 2048, maxAgeDays: 1.5, minAgeMinutes: 0 },
       rules: { packs: ["a.yrp", "/b.yrp"] },
     },
   });
@@ -169,6 +174,10 @@ Deno.test("config file: valid fields and every strictness error, one line each",
     [
       "archive:\n  max_age_days: x\n",
       "config c.yaml:2: archive.max_age_days: expected a positive number of days",
+    ],
+    [
+      "archive:\n  min_age_minutes: -1\n",
+      "config c.yaml:2: archive.min_age_minutes: expected a number of minutes, 0 or more",
     ],
     [
       "archive:\n  path: rel/a.db\n",
@@ -379,11 +388,56 @@ Deno.test("retention removes oldest first by size and age, bounded, never the pr
     (db.prepare("SELECT id FROM calls").all() as { id: string }[]).map((r) => r.id),
   );
   assert.deepEqual(
-    orphanCallFiles(db.location()!, (id) => known.has(id), Date.now() + 1e9),
+    orphanCallFiles(db.location()!, () => known, Date.now() + 1e9),
     [],
     "no orphan files",
   );
   assert.deepEqual(searchCalls(db, "c7", 10), []);
+  db.close();
+});
+
+Deno.test("retention keeps calls younger than minAgeMs from the size limit, never from the age limit", async () => {
+  const db = await freshDb();
+  const kib = new Uint8Array(1024);
+  for (let i = 0; i < 6; i++) {
+    await commitCall(db, facts(`m${i}`, 1000 + i), [memorySource("stdout", kib)]);
+  }
+  // Over by 4 KiB at time 1004: calls from 1000 to 1002 are old enough (>= 2 ms), 1003 on are not.
+  assert.deepEqual(pruneArchive(db, { maxBytes: 2048, maxAgeMs: 1e12, minAgeMs: 2 }, 1004), {
+    calls: 3,
+    bytes: 3072,
+  });
+  assert.equal(archiveTotals(db).calls, 3);
+  // The age limit is not held back by the minimum age.
+  assert.deepEqual(pruneArchive(db, { maxBytes: 1e12, maxAgeMs: 1, minAgeMs: 1e12 }, 1006), {
+    calls: 2,
+    bytes: 2048,
+  });
+  db.close();
+});
+
+Deno.test("the pruned record names when and why, and keeps only the newest PRUNED_RECORDS", async () => {
+  const db = await freshDb();
+  const first = await commitCall(db, facts("first", 1000), []);
+  for (let i = 0; i < PRUNED_RECORDS; i++) await commitCall(db, facts(`p${i}`, 1001 + i), []);
+  assert.deepEqual(
+    pruneArchive(db, { maxBytes: 1e12, maxAgeMs: 0 }, 1e9).calls,
+    PRUNED_RECORDS + 1,
+  );
+  assert.equal(
+    (db.prepare("SELECT count(*) AS n FROM pruned").get() as { n: number }).n,
+    PRUNED_RECORDS,
+  );
+  assert.equal(findPrunedCall(db, first.id), undefined, "the oldest record went");
+  const last = db.prepare("SELECT id FROM pruned ORDER BY seq DESC LIMIT 1").get() as {
+    id: string;
+  };
+  assert.deepEqual(findPrunedCall(db, last.id.slice(0, 6).toUpperCase()), {
+    id: last.id,
+    createdMs: 1000 + PRUNED_RECORDS,
+    prunedMs: 1e9,
+    reason: "archive.max_age_days (0 days)",
+  });
   db.close();
 });
 

@@ -24,7 +24,10 @@ interface Plain {
 }
 
 function plain(args: string[]): Plain | { error: string } {
-  const parsed = parseArgs(args, SPEC);
+  return plainOf(parseArgs(args, SPEC));
+}
+
+function plainOf(parsed: ReturnType<typeof parseArgs>): Plain | { error: string } {
   if ("error" in parsed) return parsed;
   const out: Plain = {};
   if (parsed.positionals.length > 0) out.positionals = [...parsed.positionals];
@@ -46,6 +49,8 @@ const TABLE: [string[], Plain | { error: string }][] = [
   [["--limit="], { values: { "--limit": "" } }],
   [["--limit", ""], { values: { "--limit": "" } }],
   [["--limit=-1"], { values: { "--limit": "-1" } }],
+  [["--limit", "-1"], { values: { "--limit": "-1" } }], // a negative number is a value
+  [["--limit", "-5x"], { values: { "--limit": "-5x" } }], // and left to the command's own check
   [["--limit=a=b"], { values: { "--limit": "a=b" } }],
   [["-o", "f.yrp"], { values: { "--output": "f.yrp" } }],
   [["-o=f.yrp"], { values: { "--output": "f.yrp" } }],
@@ -65,7 +70,7 @@ const TABLE: [string[], Plain | { error: string }][] = [
   [["--Json"], { error: "unknown option '--Json'" }],
   [["--json=1"], { error: "option '--json' takes no value" }],
   [["--limit"], { error: "option '--limit' needs a value" }],
-  [["--limit", "-1"], { error: "option '--limit' needs a value" }],
+  [["--limit", "-x"], { error: "option '--limit' needs a value" }],
   [["--limit", "--", "x"], { error: "option '--limit' needs a value" }],
   [["-o"], { error: "option '-o' needs a value" }],
   [["--rule-pack", "--json"], { error: "option '--rule-pack' needs a value" }],
@@ -87,6 +92,23 @@ Deno.test("parseArgs: an empty spec takes only positionals and --", () => {
   assert.ok(!("error" in parsed));
   assert.deepEqual(parsed.positionals, ["a"]);
   assert.deepEqual(parsed.rest, ["-b"]);
+});
+
+Deno.test("parseArgs: dashOperands makes single-dash words positionals, never '--' words", () => {
+  const spec = { flags: ["--json"], dashOperands: true };
+  assert.deepEqual(plainOf(parseArgs(["-minus", "x", "--json", "-"], spec)), {
+    positionals: ["-minus", "x", "-"],
+    flags: ["--json"],
+  });
+  assert.deepEqual(parseArgs(["--bogus"], spec), { error: "unknown option '--bogus'" });
+});
+
+Deno.test("parseArgs: an unknown option is quoted on one line, cut at 80 characters", () => {
+  assert.deepEqual(parseArgs(["--a\nb"], {}), { error: "unknown option '--a\\x0ab'" });
+  const long = `--${"x".repeat(200)}`;
+  assert.deepEqual(parseArgs([long], {}), {
+    error: `unknown option '${long.slice(0, 80)}… (202 characters)'`,
+  });
 });
 
 Deno.test("parseArgs: alias keys are own keys only", () => {

@@ -150,3 +150,39 @@ Deno.test({
     assert.equal(withoutFds(yarp.stdout, 1), withoutFds(bare.stdout, 1));
   },
 });
+
+Deno.test("deleted cwd: bin/yarp adds nothing to stderr (no bash 'shell-init' line)", async () => {
+  for (const args of [["--version"], ["run", "--", "printenv", "MARK"]]) {
+    const yarp = await inDeletedDir(`exec "${YARP}" "$@"`, args, STATE);
+    assert.equal(yarp.stderr, "", `${args.join(" ")}: ${yarp.stderr}`);
+    assert.equal(yarp.code, 0);
+  }
+  const bare = await inDeletedDir('exec "$@"', ["/bin/sh", "-c", "exit 3"], STATE);
+  const yarp = await inDeletedDir(
+    `exec "${YARP}" "$@"`,
+    ["run", "--", "/bin/sh", "-c", "exit 3"],
+    STATE,
+  );
+  assert.equal(yarp.stderr, bare.stderr, "only the child's own complaint, if any");
+  assert.equal(yarp.code, 3);
+});
+
+Deno.test("bin/yarp keeps the caller's PWD (logical, physical or none) and adds no variable", async () => {
+  const real = `${DIR}/real-dir`;
+  const link = `${DIR}/link-dir`;
+  await Deno.mkdir(real);
+  await Deno.symlink(real, link);
+  const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: DIR, ...STATE };
+  const cases: [string, string][] = [
+    [`cd "${link}" && exec "$0" run -- env`, link], // the caller's logical PWD
+    [`cd "${link}" && PWD=/nowhere exec "$0" run -- env`, real], // a wrong PWD: the physical path
+    [`cd "${link}" && unset PWD && exec "$0" run -- env`, real],
+  ];
+  for (const [script, pwd] of cases) {
+    const out = await spawn("bash", { args: ["-c", script, YARP], env, clearEnv: true });
+    const text = decoder.decode(out.stdout);
+    assert.equal(out.code, 0, decoder.decode(out.stderr ?? new Uint8Array()));
+    assert.match(text, new RegExp(`^PWD=${pwd}$`, "m"), script);
+    assert.doesNotMatch(text, /YARP_LAUNCHER/, script);
+  }
+});

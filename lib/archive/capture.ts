@@ -20,10 +20,9 @@
  * @module
  */
 import { type CallFacts, commitCall, type StreamName } from "./commit.ts";
-import { pruneArchive } from "./retention.ts";
+import { autoRetention, makeRoom } from "./retention.ts";
 import type { ArchiveSettings } from "./settings.ts";
 import { cleanStraySpools, RunSpool } from "./spool.ts";
-import { AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES } from "./retention.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { openArchive } from "./store.ts";
 import { firstLine } from "../base/error_message.ts";
@@ -103,23 +102,16 @@ export class ArchiveCapture {
     const db = await this.#db!;
     if ("error" in db) return { kind: "failed", reason: db.error };
     try {
-      const committed = await this.#commit(
-        db,
-        facts,
-        STREAMS.map((name) => this.#spool.source(name)),
-      );
+      const sources = STREAMS.map((name) => this.#spool.source(name));
+      const committed = await this.#commit(db, facts, sources).catch((error) => {
+        if (!makeRoom(db, this.#settings, Date.now(), error)) throw error;
+        return this.#commit(db, facts, sources); // the disk was full: once more, with room
+      });
+      autoRetention(db, this.#settings, Date.now(), committed.seq);
       try {
-        pruneArchive(
-          db,
-          this.#settings,
-          Date.now(),
-          AUTO_PRUNE_CALLS,
-          AUTO_VACUUM_PAGES,
-          committed.seq,
-        );
         cleanStraySpools(this.#settings.spoolDir);
       } catch {
-        // retention is best effort; the call itself is committed
+        // best effort; the call itself is committed
       }
       return { kind: "archived", id: committed.id };
     } catch (error) {

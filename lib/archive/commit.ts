@@ -21,9 +21,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import { sha256Native, toHex } from "../bytes/sha256.ts";
 import { writeAll } from "../base/write_all.ts";
-import { createCallFile, removeCallFile } from "./call_bytes.ts";
+import { clearPending, createCallFile, markPending, removeCallFile } from "./call_bytes.ts";
 import { newCallId } from "./ids.ts";
-import { type TransactionTiming, writeTransaction } from "./store.ts";
+import { databasePath, type TransactionTiming, writeTransaction } from "./store.ts";
 
 /** Bytes copied or read at a time (1 MiB); also the chunk size of schema-1 rows. */
 export const CHUNK_BYTES = 1024 * 1024;
@@ -193,7 +193,13 @@ async function writeCallFile(
         written: streams.map((source) => ({ source, offset: 0, sha256: EMPTY_SHA256 })),
       };
     }
-    const file = createCallFile(dbPath, id);
+    markPending(dbPath, id);
+    let file: Deno.FsFile | undefined;
+    try {
+      file = createCallFile(dbPath, id);
+    } finally {
+      if (file === undefined) clearPending(dbPath, id);
+    }
     if (file === undefined) {
       if (attempt >= ID_ATTEMPTS) throw new Error(`no free call id after ${ID_ATTEMPTS} attempts`);
       continue;
@@ -202,6 +208,7 @@ async function writeCallFile(
       return { id, written: await writeStreams(file, streams) };
     } catch (error) {
       removeCallFile(dbPath, id);
+      clearPending(dbPath, id);
       throw error;
     } finally {
       file.close();
@@ -249,16 +256,20 @@ export async function commitCall(
 ): Promise<CommittedCall> {
   const names = new Set(streams.map((s) => s.name));
   if (names.size !== streams.length) throw new Error("commitCall: duplicate stream name");
-  const dbPath = db.location()!;
+  const dbPath = databasePath(db);
   const totalBytes = streams.reduce((sum, s) => sum + s.size, 0);
   for (let attempt = 1;; attempt += 1) {
     const { id, written } = await writeCallFile(dbPath, streams, totalBytes, newId);
     const timing: TransactionTiming = { waitMs: 0, holdMs: 0 };
     try {
       const seq = insertRows(db, id, facts, written, totalBytes, timing);
+      if (totalBytes > 0) clearPending(dbPath, id);
       return { id, seq, totalBytes, timing };
     } catch (error) {
-      if (totalBytes > 0) removeCallFile(dbPath, id);
+      if (totalBytes > 0) {
+        removeCallFile(dbPath, id);
+        clearPending(dbPath, id);
+      }
       const unique = error instanceof Error &&
         /UNIQUE constraint failed: calls\.id/.test(error.message);
       if (!unique || attempt >= ID_ATTEMPTS) throw error;

@@ -13,8 +13,9 @@
 import type { DatabaseSync } from "node:sqlite";
 import { sha256Native, toHex } from "../bytes/sha256.ts";
 import { bytesEqual } from "../bytes/byte_search.ts";
-import { callBytesPath } from "./call_bytes.ts";
+import { NotACallFileError, openCallFile } from "./call_bytes.ts";
 import { type CallFacts, CHUNK_BYTES, type StreamName } from "./commit.ts";
+import { databasePath } from "./store.ts";
 
 /** Streams up to this size (4 MiB) are read whole and verified before any byte is given out. */
 export const VERIFY_AHEAD_BYTES = 4 * 1024 * 1024;
@@ -139,9 +140,10 @@ export function* rawChunks(
   }
   let file: Deno.FsFile;
   try {
-    file = Deno.openSync(callBytesPath(db.location()!, call.id), { read: true });
+    file = openCallFile(databasePath(db), call.id);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw damaged(stream, "its file is missing");
+    if (error instanceof NotACallFileError) throw damaged(stream, error.message);
     throw error;
   }
   try {

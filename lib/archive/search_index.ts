@@ -18,9 +18,9 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { searchSample, type StreamSource } from "./commit.ts";
-import { callBytesPath } from "./call_bytes.ts";
+import { openCallFile } from "./call_bytes.ts";
 import { findCall, type StoredCall, type StoredStream } from "./read.ts";
-import { openCompanion, type OpenMode } from "./store.ts";
+import { databasePath, openCompanion, type OpenMode } from "./store.ts";
 import { CHUNK_BYTES } from "./commit.ts";
 
 /** Calls one indexing pass indexes at most. */
@@ -44,17 +44,21 @@ export function searchIndexPath(dbPath: string): string {
 
 /**
  * Opens the search index of archive `db` (created 0600 with its tables in
- * `write` mode). Undefined when it cannot be opened (a read-only disk
- * before the first index exists, or any SQLite error); never throws.
+ * `write` mode). Undefined when it cannot be opened (a read-only or full
+ * disk before the first index exists, an index file without its tables in
+ * `read` mode, or any SQLite error); never throws.
  */
 export function openSearchIndex(db: DatabaseSync, mode: OpenMode): DatabaseSync | undefined {
   let index: DatabaseSync | undefined;
   try {
-    index = openCompanion(searchIndexPath(db.location()!), mode);
+    index = openCompanion(searchIndexPath(databasePath(db)), mode);
     // Created once; later opens only look, so opening never queues on the index's lock.
     const made = index.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'indexed'")
       .get() as { n: number };
-    if (mode === "write" && Number(made.n) === 0) index.exec(SCHEMA);
+    if (Number(made.n) === 0) {
+      if (mode === "read") throw new Error("no index yet"); // an empty file: nothing indexed
+      index.exec(SCHEMA);
+    }
     return index;
   } catch {
     try {
@@ -68,7 +72,7 @@ export function openSearchIndex(db: DatabaseSync, mode: OpenMode): DatabaseSync 
 
 /** A random-access view of a stored stream (call file or schema-1 chunk rows), for sampling. */
 function storedSource(db: DatabaseSync, call: StoredCall, stream: StoredStream): StreamSource {
-  const path = callBytesPath(db.location()!, call.id);
+  const dbPath = databasePath(db);
   const chunk = db.prepare("SELECT data FROM chunks WHERE call_seq = ? AND stream = ? AND n = ?");
   return {
     name: stream.name,
@@ -76,7 +80,7 @@ function storedSource(db: DatabaseSync, call: StoredCall, stream: StoredStream):
     read(offset, buffer) {
       const length = Math.min(buffer.length, stream.size - offset);
       if (stream.blobOffset !== null) {
-        const file = Deno.openSync(path, { read: true });
+        const file = openCallFile(dbPath, call.id);
         try {
           file.seekSync(stream.blobOffset + offset, Deno.SeekMode.Start);
           let got = 0;

@@ -19,6 +19,9 @@ export const DEFAULT_MAX_BYTES = 1024 * 1024 * 1024;
 /** Default retention: days a call is kept (30). */
 export const DEFAULT_MAX_AGE_DAYS = 30;
 
+/** Default retention grace: minutes a call is safe from the size limit (60). */
+export const DEFAULT_MIN_AGE_MINUTES = 60;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A usable archive location and its retention limits. */
@@ -32,6 +35,12 @@ export interface ArchiveSettings {
   readonly maxBytes: number;
   /** Retention: age in milliseconds after which a call is removed. */
   readonly maxAgeMs: number;
+  /**
+   * Retention: age in milliseconds before which the size limit never
+   * removes a call (so a marker just printed stays good), unless the disk
+   * is full.
+   */
+  readonly minAgeMs: number;
 }
 
 /** The archive is off (`YARP_ARCHIVE=off`). */
@@ -63,6 +72,7 @@ export function stateDirectory(env: EnvReader): string | undefined {
  *   spoolDir: "/h/.local/state/yarp/spool",
  *   maxBytes: 1073741824,
  *   maxAgeMs: 2592000000,
+ *   minAgeMs: 3600000,
  * });
  * deepEqual(archiveSettings(envFromRecord({ YARP_ARCHIVE: "off" }), EMPTY_CONFIG), {
  *   enabled: false,
@@ -94,5 +104,6 @@ export function archiveSettings(env: EnvReader, config: YarpConfig): ArchiveSett
     spoolDir: state === undefined ? `${parentDir(path)}/spool` : `${state}/spool`,
     maxBytes: config.archive.maxBytes ?? DEFAULT_MAX_BYTES,
     maxAgeMs: (config.archive.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS) * DAY_MS,
+    minAgeMs: (config.archive.minAgeMinutes ?? DEFAULT_MIN_AGE_MINUTES) * 60_000,
   };
 }

@@ -8,8 +8,13 @@
  *
  * Reading never writes: `read` mode opens the file read-only, and where
  * SQLite cannot create or map its -shm file (a read-only directory, a full
- * disk) it opens it immutable, which sees the database file as it is
- * (commits still only in a -wal file are then not visible).
+ * disk) it reads the database file into memory (at most
+ * {@link MEMORY_COPY_LIMIT} bytes) and opens that copy, which sees the file
+ * as it is (commits still only in a -wal file are then not visible). It
+ * never hands SQLite a `file:` URI: Deno resolves one as a path relative to
+ * the working directory unless the process has every permission, which
+ * YARP's sandbox never grants. The -wal/-shm stubs the failed attempt
+ * created are removed, so a read leaves the directory as it found it.
  *
  * `node:sqlite` is imported on first open, never at module load, so code
  * that never archives never pays for it.
@@ -29,6 +34,20 @@ export const BUSY_TIMEOUT_MS = 10_000;
 export class ArchiveError extends Error {
   override name = "ArchiveError";
 }
+
+/**
+ * The bounded record of pruned ids (retention.ts keeps its newest rows), so
+ * `yarp read` of a pruned id says when and why. Added to version-2
+ * archives on their first write open; a reader treats its absence as empty.
+ */
+const PRUNED_TABLE = `CREATE TABLE IF NOT EXISTS pruned (
+  seq        INTEGER PRIMARY KEY,
+  id         TEXT    NOT NULL,
+  created_ms INTEGER NOT NULL,
+  pruned_ms  INTEGER NOT NULL,
+  reason     TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS pruned_by_id ON pruned (id);`;
 
 const SCHEMA = `
 CREATE TABLE calls (
@@ -69,6 +88,7 @@ CREATE TABLE archive_totals (
   last_seq INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
+${PRUNED_TABLE}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -100,7 +120,7 @@ export function ensurePrivateDir(dir: string): void {
  * 0700 and a missing file 0600, and a schema-1 archive is upgraded in
  * place. In `read` mode nothing is written: a missing or empty file is an
  * {@link ArchiveError} ("no archive at PATH"), and the file is opened
- * read-only, else immutable (see the module comment). A file that is not a
+ * read-only, else copied into memory (see the module comment). A file that is not a
  * YARP archive, a corrupt one, or one from a newer YARP is an ArchiveError
  * with one line naming the path. The caller closes the returned database.
  */
@@ -147,24 +167,28 @@ let Database: typeof DatabaseSync | undefined;
 
 /**
  * Opens another SQLite file of the archive (its search index) in `mode`
- * with the archive's settings; `read` opens it read-only, else immutable,
- * like the archive. Synchronous: callable only once {@link openArchive}
+ * with the archive's settings; `read` opens it read-only, else as a copy in
+ * memory, like the archive. Synchronous: callable only once {@link openArchive}
  * has loaded `node:sqlite` in this process (it throws otherwise). A
- * missing file in `read` mode throws.
+ * missing file in `read` mode throws. A `write` open that fails (a full
+ * disk) removes the empty file and the stubs it created.
  */
 export function openCompanion(path: string, mode: OpenMode): DatabaseSync {
   if (Database === undefined) throw new Error("openCompanion: node:sqlite is not loaded");
   if (mode === "read") return openForReading(Database, path, () => {});
-  Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 }).close();
-  const db = new Database(path);
+  const created = absent([path, `${path}-wal`, `${path}-shm`]);
+  let db: DatabaseSync | undefined;
   try {
+    Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 }).close();
+    db = new Database(path);
     // auto_vacuum takes effect only on a new file, before WAL mode writes its header.
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA auto_vacuum = INCREMENTAL`);
     walMode(db);
     db.exec("PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 67108864");
     return db;
   } catch (error) {
-    db.close();
+    db?.close();
+    removeStubs(created);
     throw error;
   }
 }
@@ -173,12 +197,13 @@ export function openCompanion(path: string, mode: OpenMode): DatabaseSync {
 const CANNOT_SHARE =
   /unable to open|disk I\/O error|readonly|read-only|disk is full|locking protocol/i;
 
-/** Opens `path` read-only, falling back to immutable; checks the schema version. */
+/** Opens `path` read-only, falling back to a copy in memory; checks the schema version. */
 function openForReading(
   Database: typeof DatabaseSync,
   path: string,
   check: (db: DatabaseSync, path: string) => void,
 ): DatabaseSync {
+  const stubs = absent([`${path}-wal`, `${path}-shm`]);
   let db: DatabaseSync | undefined;
   try {
     db = new Database(path, { readOnly: true });
@@ -193,15 +218,96 @@ function openForReading(
     }
     if (error instanceof ArchiveError || !CANNOT_SHARE.test(firstLine(error))) throw error;
   }
-  const url = new URL("file:///");
-  url.pathname = path;
-  db = new Database(`${url.href}?immutable=1`, { readOnly: true });
+  removeStubs(stubs);
+  return openMemoryCopy(Database, path, check);
+}
+
+/** Largest database file a read copies into memory when SQLite cannot share it in place (128 MiB). */
+export const MEMORY_COPY_LIMIT = 128 * 1024 * 1024;
+
+/** The file each in-memory copy was read from (see {@link databasePath}). */
+const copiedFrom = new WeakMap<DatabaseSync, string>();
+
+/**
+ * The path of the database file `db` was opened from: its location, or for
+ * a read-only copy in memory (see the module comment) the file it was read
+ * from. The archive's call files and search index are found from it.
+ */
+export function databasePath(db: DatabaseSync): string {
+  return copiedFrom.get(db) ?? db.location()!;
+}
+
+/** The file-format byte (18 and 19 of the header) that marks a WAL database; 1 is rollback. */
+const WAL_FORMAT = 2;
+
+/**
+ * Reads `path` whole into an in-memory database (query-only), marking the
+ * copy's header as a rollback-journal file so SQLite looks for no -wal or
+ * -shm. Refuses a file over {@link MEMORY_COPY_LIMIT} with one line.
+ */
+function openMemoryCopy(
+  Database: typeof DatabaseSync,
+  path: string,
+  check: (db: DatabaseSync, path: string) => void,
+): DatabaseSync {
+  const size = Deno.statSync(path).size;
+  if (size > MEMORY_COPY_LIMIT) {
+    throw new ArchiveError(
+      `archive ${path}: cannot be read here: SQLite cannot create its -shm file (a read-only ` +
+        `or full disk) and the database (${mebibytes(size)}) is over the ` +
+        `${mebibytes(MEMORY_COPY_LIMIT)} a read copies into memory`,
+    );
+  }
+  const bytes = Deno.readFileSync(path);
+  if (bytes.length >= 20 && bytes[18] === WAL_FORMAT && bytes[19] === WAL_FORMAT) {
+    bytes[18] = 1;
+    bytes[19] = 1;
+  }
+  const db = new Database(":memory:");
   try {
+    if (bytes.length > 0) db.deserialize(bytes);
+    db.exec("PRAGMA query_only = 1");
     check(db, path);
+    copiedFrom.set(db, path);
     return db;
   } catch (error) {
     db.close();
     throw error;
+  }
+}
+
+function mebibytes(bytes: number): string {
+  return `${Math.ceil(bytes / (1024 * 1024))} MiB`;
+}
+
+/** The paths among `paths` that do not exist now. */
+function absent(paths: readonly string[]): string[] {
+  return paths.filter((path) => {
+    try {
+      Deno.lstatSync(path);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/** Size of SQLite's first -shm region: a live connection's -shm is never smaller. */
+const SHM_REGION_BYTES = 32 * 1024;
+
+/**
+ * Removes each of `paths` that is a regular file smaller than one -shm
+ * region: a stub a failed open created (SQLite could not size it). Never
+ * throws.
+ */
+function removeStubs(paths: readonly string[]): void {
+  for (const path of paths) {
+    try {
+      const info = Deno.lstatSync(path);
+      if (info.isFile && info.size < SHM_REGION_BYTES) Deno.removeSync(path);
+    } catch {
+      // absent, or not ours to remove
+    }
   }
 }
 
@@ -231,6 +337,9 @@ function prepareSchema(db: DatabaseSync): void {
   const version = userVersion(db); // also detects "file is not a database"
   if (version === SCHEMA_VERSION) {
     walMode(db);
+    const has = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'pruned'")
+      .get() as { n: number };
+    if (Number(has.n) === 0) db.exec(PRUNED_TABLE);
     return;
   }
   if (version > SCHEMA_VERSION) {
@@ -252,6 +361,7 @@ function prepareSchema(db: DatabaseSync): void {
         ALTER TABLE archive_totals ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
         UPDATE archive_totals SET last_seq = (SELECT coalesce(max(seq), 0) FROM calls);
         DROP TABLE call_text;
+        ${PRUNED_TABLE}
         PRAGMA user_version = ${SCHEMA_VERSION}`);
     } else if (now === 0) {
       const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };

@@ -67,3 +67,26 @@ export function printableJson(json: string): string {
     ? json.replace(ESCAPED, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
     : json;
 }
+
+/** How much of an argument an error line quotes before it cuts (characters). */
+export const QUOTED_ARG_CHARS = 80;
+
+/**
+ * `arg` as an error line quotes it: control characters escaped (so the line
+ * stays one line and acts on no terminal) and cut to
+ * {@link QUOTED_ARG_CHARS} characters with the full length said.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { quotedArg } from "./printable_text.ts";
+ * equal(quotedArg("id\n"), "id\\x0a");
+ * equal(quotedArg("x".repeat(100)), "x".repeat(80) + "… (100 characters)");
+ * ```
+ */
+export function quotedArg(arg: string): string {
+  const cut = arg.length > QUOTED_ARG_CHARS
+    ? `${arg.slice(0, QUOTED_ARG_CHARS)}… (${arg.length} characters)`
+    : arg;
+  return printableText(cut).replaceAll("\n", "\\x0a");
+}

@@ -94,8 +94,10 @@ export async function putFinishedResult(
   input: Uint8Array | AsyncIterable<Uint8Array>,
   facts: FinishedResultFacts,
 ): Promise<{ id: string } | { error: string }> {
-  const [{ commitCall, memorySource }, { pruneArchive, AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES }] =
-    await Promise.all([import("../archive/commit.ts"), import("../archive/retention.ts")]);
+  const [{ commitCall, memorySource }, { autoRetention, makeRoom }] = await Promise.all([
+    import("../archive/commit.ts"),
+    import("../archive/retention.ts"),
+  ]);
   let spool: RunSpool | undefined;
   try {
     let source: StreamSource;
@@ -111,7 +113,7 @@ export async function putFinishedResult(
       if (spool.failure !== undefined) return { error: spool.failure };
       source = spool.source("output");
     }
-    const committed = await commitCall(db, {
+    const callFacts = {
       createdMs: facts.createdMs,
       cwd: facts.cwd,
       source: "put",
@@ -120,12 +122,12 @@ export async function putFinishedResult(
       exitCode: facts.exitCode,
       signal: null,
       ruleId: null,
-    }, [source]);
-    try {
-      pruneArchive(db, settings, Date.now(), AUTO_PRUNE_CALLS, AUTO_VACUUM_PAGES, committed.seq);
-    } catch {
-      // best effort; the call is committed
-    }
+    } as const;
+    const committed = await commitCall(db, callFacts, [source]).catch((error) => {
+      if (!makeRoom(db, settings, Date.now(), error)) throw error;
+      return commitCall(db, callFacts, [source]); // the disk was full: once more, with room
+    });
+    autoRetention(db, settings, Date.now(), committed.seq);
     return { id: committed.id };
   } catch (error) {
     return { error: firstLine(error) };

@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 
 /** What a subcommand accepts. Every name is written in full, e.g. `"--json"`. */
 export interface ArgSpec {
@@ -34,6 +35,11 @@ export interface ArgSpec {
   readonly repeatable?: readonly string[];
   /** Other spellings of a flag or option, e.g. `{ "-o": "--output" }`. Default none. */
   readonly aliases?: Readonly<Record<string, string>>;
+  /**
+   * A word starting with a single `-` that is no declared name or alias is
+   * a positional (`yarp search -minus`), not an unknown option. Default false.
+   */
+  readonly dashOperands?: boolean;
 }
 
 /** The parsed arguments; option names are always the full names of the {@link ArgSpec}. */
@@ -57,8 +63,9 @@ export interface ParsedArgs {
  * - `-` alone and words not starting with `-` are positionals.
  * - `--name=value` gives an option its value (which may be empty or start
  *   with `-`); `--name value` takes the next word, which may not start with
- *   `-` (so `--rule-pack --` or `--expect-rule -x` is a missing value, and
- *   the first `--` is always the separator).
+ *   `-` unless it is a negative number (so `--rule-pack --` or
+ *   `--expect-rule -x` is a missing value, the first `--` is always the
+ *   separator, and `--limit -1` reaches the command's own range check).
  *
  * Returns the result, or `{ error }` with one line and no command prefix for
  * the first problem: `unknown option '--x'`, `option '--x' needs a value`,
@@ -80,6 +87,8 @@ export interface ParsedArgs {
  * deepEqual(parseArgs(["--limit"], spec), { error: "option '--limit' needs a value" });
  * ```
  */
+const NEGATIVE_NUMBER = /^-\d/;
+
 export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs | { error: string } {
   const flagNames = spec.flags ?? [];
   const optionNames = spec.options ?? [];
@@ -106,20 +115,24 @@ export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs | 
       ? aliases[written]
       : written;
     if (flagNames.includes(name)) {
-      if (equals !== -1) return { error: `option '${written}' takes no value` };
+      if (equals !== -1) return { error: `option '${quotedArg(written)}' takes no value` };
       flags.add(name);
       continue;
     }
     const repeatable = repeatableNames.includes(name);
     if (!repeatable && !optionNames.includes(name)) {
-      return { error: `unknown option '${written}'` };
+      if (spec.dashOperands === true && arg[1] !== "-") {
+        positionals.push(arg);
+        continue;
+      }
+      return { error: `unknown option '${quotedArg(written)}'` };
     }
     let value: string;
     if (equals !== -1) value = arg.slice(equals + 1);
     else {
       const next = args[index + 1];
-      if (next === undefined || next.startsWith("-")) {
-        return { error: `option '${written}' needs a value` };
+      if (next === undefined || next.startsWith("-") && !NEGATIVE_NUMBER.test(next)) {
+        return { error: `option '${quotedArg(written)}' needs a value` };
       }
       value = next;
       index += 1;

@@ -24,7 +24,9 @@
 import { operands, parseArgs } from "./_args.ts";
 import { isoTime, putFinishedResult, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
-import { printableText } from "../base/printable_text.ts";
+import { printableText, quotedArg } from "../base/printable_text.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { findOrphans } from "../archive/retention.ts";
 
 const USAGE = `usage:
   yarp archive stats [--json]
@@ -56,7 +58,11 @@ export async function archiveCommand(args: string[], io: TextIo): Promise<number
       io.err(`yarp archive: missing action (stats, prune, forget, check or put)\n`);
       return 2;
     default:
-      io.err(`yarp archive: unknown action '${action}' (stats, prune, forget, check or put)\n`);
+      io.err(
+        `yarp archive: unknown action '${
+          quotedArg(action)
+        }' (stats, prune, forget, check or put)\n`,
+      );
       return 2;
   }
 }
@@ -128,19 +134,30 @@ function fileSize(path: string): number {
   }
 }
 
+/**
+ * Call files no row names, older than the orphan bound (a crash between a
+ * file and its rows): how many and their bytes. Scans every call file.
+ */
+function orphanTotals(db: DatabaseSync): { files: number; bytes: number } {
+  const found = findOrphans(db, Date.now());
+  return { files: found.length, bytes: found.reduce((sum, orphan) => sum + orphan.size, 0) };
+}
+
 async function stats(args: string[], io: TextIo): Promise<number> {
   const parsed = parseArgs(args, { flags: ["--json"] });
   if ("error" in parsed) return usageError(io, "stats", parsed.error);
   const extra = operands(parsed);
   if (extra.length > 0) {
-    return usageError(io, "stats", `unexpected argument '${extra[0]}'`);
+    return usageError(io, "stats", `unexpected argument '${quotedArg(extra[0])}'`);
   }
   const { archiveTotals } = await import("../archive/mod.ts");
   return await withArchive("archive stats", "read", io, (db, settings) => {
     const totals = archiveTotals(db);
-    // The database, its WAL, the search index, and the call files (their sizes are in the rows).
+    const orphans = orphanTotals(db);
+    // The database, its WAL, the search index, the call files (their sizes are in the rows), orphans.
     const fileBytes = fileSize(settings.path) + fileSize(`${settings.path}-wal`) +
-      fileSize(`${settings.path}-search`) + fileSize(`${settings.path}-search-wal`) + totals.bytes;
+      fileSize(`${settings.path}-search`) + fileSize(`${settings.path}-search-wal`) +
+      totals.bytes + orphans.bytes;
     if (parsed.flags.has("--json")) {
       io.out(
         JSON.stringify({
@@ -152,6 +169,9 @@ async function stats(args: string[], io: TextIo): Promise<number> {
           newest: totals.newestMs === null ? null : new Date(totals.newestMs).toISOString(),
           max_bytes: settings.maxBytes,
           max_age_days: settings.maxAgeMs / 86_400_000,
+          min_age_minutes: settings.minAgeMs / 60_000,
+          orphan_files: orphans.files,
+          orphan_bytes: orphans.bytes,
         }) + "\n",
       );
       return 0;
@@ -165,6 +185,10 @@ async function stats(args: string[], io: TextIo): Promise<number> {
         `oldest: ${totals.oldestMs === null ? "-" : isoTime(totals.oldestMs)}`,
         `newest: ${totals.newestMs === null ? "-" : isoTime(totals.newestMs)}`,
         `retention: ${bytesText(settings.maxBytes)}, ${settings.maxAgeMs / 86_400_000} days`,
+        `minimum age: ${
+          settings.minAgeMs / 60_000
+        } minutes (the size limit removes no younger call)`,
+        `orphan call files: ${orphans.files} (${bytesText(orphans.bytes)})`,
       ].join("\n") + "\n",
     );
     return 0;
@@ -176,7 +200,7 @@ async function prune(args: string[], io: TextIo): Promise<number> {
   if ("error" in parsed) return usageError(io, "prune", parsed.error);
   const extra = operands(parsed);
   if (extra.length > 0) {
-    return usageError(io, "prune", `unexpected argument '${extra[0]}'`);
+    return usageError(io, "prune", `unexpected argument '${quotedArg(extra[0])}'`);
   }
   const maxBytesText = parsed.values.get("--max-bytes");
   const maxBytes = maxBytesText === undefined ? undefined : parseByteSize(maxBytesText);
@@ -184,7 +208,7 @@ async function prune(args: string[], io: TextIo): Promise<number> {
     return usageError(
       io,
       "prune",
-      `--max-bytes: expected a byte count like 500M, got '${maxBytesText}'`,
+      `--max-bytes: expected a byte count like 500M, got '${quotedArg(maxBytesText)}'`,
     );
   }
   const olderText = parsed.values.get("--older-than");
@@ -193,16 +217,18 @@ async function prune(args: string[], io: TextIo): Promise<number> {
     return usageError(
       io,
       "prune",
-      `--older-than: expected a duration like 7d or 12h, got '${olderText}'`,
+      `--older-than: expected a duration like 7d or 12h, got '${quotedArg(olderText)}'`,
     );
   }
   const { archiveTotals, pruneArchive, removeOrphanFiles } = await import("../archive/mod.ts");
   return await withArchive("archive prune", "write", io, (db, settings) => {
-    const removed = pruneArchive(
-      db,
-      { maxBytes: maxBytes ?? settings.maxBytes, maxAgeMs: maxAgeMs ?? settings.maxAgeMs },
-      Date.now(),
-    );
+    // An explicit prune is the user's choice: no minimum age.
+    const removed = pruneArchive(db, {
+      maxBytes: maxBytes ?? settings.maxBytes,
+      maxAgeMs: maxAgeMs ?? settings.maxAgeMs,
+      sizeRule: maxBytes === undefined ? undefined : "yarp archive prune --max-bytes",
+      ageRule: maxAgeMs === undefined ? undefined : "yarp archive prune --older-than",
+    }, Date.now());
     removeOrphanFiles(db, Date.now());
     const left = archiveTotals(db);
     if (parsed.flags.has("--json")) {
@@ -232,21 +258,23 @@ async function forget(args: string[], io: TextIo): Promise<number> {
     return usageError(
       io,
       "forget",
-      words.length === 0 ? "missing ID" : `unexpected argument '${words[1]}'`,
+      words.length === 0 ? "missing ID" : `unexpected argument '${quotedArg(words[1])}'`,
     );
   }
   const id = words[0];
   const { findCall, forgetCall, isCallIdPrefix } = await import("../archive/mod.ts");
   if (!isCallIdPrefix(id)) {
-    return usageError(io, "forget", `'${printableText(id)}' is not a call id (4 to 16 hex digits)`);
+    return usageError(io, "forget", `'${quotedArg(id)}' is not a call id (4 to 16 hex digits)`);
   }
   return await withArchive("archive forget", "write", io, (db) => {
     const lookup = findCall(db, id);
     if (lookup.kind !== "found") {
       io.err(
         lookup.kind === "missing"
-          ? `yarp archive forget: no archived call '${id}'\n`
-          : `yarp archive forget: '${id}' matches more than one call; give more digits\n`,
+          ? `yarp archive forget: no archived call '${quotedArg(id)}'\n`
+          : `yarp archive forget: '${
+            quotedArg(id)
+          }' matches more than one call; give more digits\n`,
       );
       return 1;
     }
@@ -264,13 +292,13 @@ async function put(args: string[], io: TextIo): Promise<number> {
   if ("error" in parsed) return usageError(io, "put", parsed.error);
   const extra = operands(parsed);
   if (extra.length > 0) {
-    return usageError(io, "put", `unexpected argument '${extra[0]}'`);
+    return usageError(io, "put", `unexpected argument '${quotedArg(extra[0])}'`);
   }
   const command = parsed.values.get("--command");
   if (command === undefined || command === "") return usageError(io, "put", "--command: required");
   const codeText = parsed.values.get("--exit-code");
   if (codeText !== undefined && (!/^\d{1,3}$/.test(codeText) || Number(codeText) > 255)) {
-    return usageError(io, "put", `--exit-code: expected 0 to 255, got '${codeText}'`);
+    return usageError(io, "put", `--exit-code: expected 0 to 255, got '${quotedArg(codeText)}'`);
   }
   let cwd = parsed.values.get("--cwd");
   if (cwd === undefined) {
@@ -303,7 +331,9 @@ async function check(args: string[], io: TextIo): Promise<number> {
   const parsed = parseArgs(args, { flags: ["--json"] });
   if ("error" in parsed) return usageError(io, "check", parsed.error);
   const extra = operands(parsed);
-  if (extra.length > 0) return usageError(io, "check", `unexpected argument '${extra[0]}'`);
+  if (extra.length > 0) {
+    return usageError(io, "check", `unexpected argument '${quotedArg(extra[0])}'`);
+  }
   const { DamagedStreamError, findCall, verifiedChunks } = await import("../archive/mod.ts");
   return await withArchive("archive check", "read", io, async (db) => {
     const integrity = (db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[])
@@ -324,6 +354,7 @@ async function check(args: string[], io: TextIo): Promise<number> {
         }
       }
     }
+    const orphans = orphanTotals(db);
     if (parsed.flags.has("--json")) {
       io.out(
         JSON.stringify({
@@ -331,12 +362,18 @@ async function check(args: string[], io: TextIo): Promise<number> {
           bytes,
           integrity,
           damaged: damaged.map((d) => ({ id: d.id, stream: d.stream })),
+          orphan_files: orphans.files,
+          orphan_bytes: orphans.bytes,
         }) + "\n",
       );
     } else {
       let text = "";
       for (const d of damaged) text += `${d.id}: ${d.reason}\n`;
       if (integrity !== "ok") text += `database: integrity_check: ${integrity}\n`;
+      if (orphans.files > 0) {
+        text += `orphan call files: ${orphans.files} (${bytesText(orphans.bytes)}) that no call ` +
+          "names, left by a crash; the next run or 'yarp archive prune' removes them\n";
+      }
       text += `checked ${ids.length} calls (${bytesText(bytes)}): ${damaged.length} damaged` +
         `${integrity === "ok" ? "" : ", database damaged"}\n`;
       io.out(text);

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
 
@@ -44,7 +45,7 @@ export function parseAnalyzeArgs(args: readonly string[]): AnalyzeArgs | { error
   if (html === "") return { error: "--html: missing path" };
   const workersText = parsed.values.get("--workers");
   if (workersText !== undefined && (!/^\d{1,2}$/.test(workersText) || Number(workersText) > 64)) {
-    return { error: `--workers: expected 0 to 64, got '${workersText}'` };
+    return { error: `--workers: expected 0 to 64, got '${quotedArg(workersText)}'` };
   }
   return {
     files,
@@ -138,9 +139,9 @@ export async function corpusCommand(args: string[], io: TextIo): Promise<number>
     return await (await import("./corpus_import.ts")).corpusImportCommand(rest, io);
   }
   io.err(
-    sub === undefined
-      ? `yarp corpus: missing subcommand\n${USAGE}`
-      : `yarp corpus: unknown subcommand '${sub}'\n${USAGE}`,
+    `yarp corpus: ${
+      sub === undefined ? "missing subcommand" : `unknown subcommand '${quotedArg(sub)}'`
+    } (import or analyze; see 'yarp corpus --help')\n`,
   );
   return 2;
 }

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { stateDirectory } from "../base/sandbox.ts";
 import { processEnv } from "../config/env.ts";
 import { BUILTIN_PACK } from "../rules/registry.ts";
@@ -23,7 +24,7 @@ const FORBIDDEN: readonly Deno.PermissionDescriptor[] = [
 /** Prints one `name: value` line per fact; returns 0, or 1 if a forbidden permission is granted. */
 export async function doctorCommand(args: string[], io: TextIo): Promise<number> {
   if (args.length > 0) {
-    io.err(`yarp doctor: unexpected argument '${args[0]}'\n`);
+    io.err(`yarp doctor: unexpected argument '${quotedArg(args[0])}'\n`);
     return 2;
   }
   const lines = [

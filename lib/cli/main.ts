@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { processTextIo, type TextIo } from "./io.ts";
 import { YARP_VERSION } from "./version.ts";
 import { dropRuntimeEnv } from "../config/env.ts";
@@ -76,7 +77,7 @@ export async function main(args: string[], io: TextIo = processTextIo): Promise<
   }
   const load = COMMANDS[name];
   if (load === undefined) {
-    io.err(`yarp: unknown command '${name}' (see 'yarp --help')\n`);
+    io.err(`yarp: unknown command '${quotedArg(name)}' (see 'yarp --help')\n`);
     return 2;
   }
   let command: Command;

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import type { StoredCall, StoredStream } from "../archive/read.ts";
 import { operands, parseArgs } from "./_args.ts";
 import { withArchive } from "./_archive.ts";
@@ -45,17 +46,22 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
   if (words.length !== 1) {
     return usageError(
       io,
-      words.length === 0 ? "missing ID" : `unexpected argument '${words[1]}'`,
+      words.length === 0 ? "missing ID" : `unexpected argument '${quotedArg(words[1])}'`,
     );
   }
   const [{ isCallIdPrefix }, { DamagedStreamError, findCall, verifiedChunks }] = await Promise.all(
     [import("../archive/ids.ts"), import("../archive/read.ts")],
   );
   const id = words[0];
-  if (!isCallIdPrefix(id)) return usageError(io, `'${id}' is not a call id (4 to 16 hex digits)`);
+  if (!isCallIdPrefix(id)) {
+    return usageError(io, `'${quotedArg(id)}' is not a call id (4 to 16 hex digits)`);
+  }
   const wanted = parsed.values.get("--stream");
   if (wanted !== undefined && !(STREAM_NAMES as readonly string[]).includes(wanted)) {
-    return usageError(io, `--stream: expected stdout, stderr or output, got '${wanted}'`);
+    return usageError(
+      io,
+      `--stream: expected stdout, stderr or output, got '${quotedArg(wanted)}'`,
+    );
   }
   if (parsed.flags.has("--json") && parsed.flags.has("--verify-only")) {
     return usageError(io, "--json and --verify-only cannot be combined");
@@ -63,11 +69,19 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
   return await withArchive("read", "read", io, async (db) => {
     const lookup = findCall(db, id);
     if (lookup.kind === "missing") {
-      io.err(`yarp read: no archived call '${id}' (see 'yarp search')\n`);
+      const { findPrunedCall } = await import("../archive/retention.ts");
+      const { isoTime } = await import("./_archive.ts");
+      const pruned = findPrunedCall(db, id);
+      io.err(
+        pruned === undefined
+          ? `yarp read: no archived call '${quotedArg(id)}' (see 'yarp search')\n`
+          : `yarp read: call ${pruned.id} was pruned at ${isoTime(pruned.prunedMs)} by ` +
+            `${pruned.reason}; its bytes are gone (archived ${isoTime(pruned.createdMs)})\n`,
+      );
       return 1;
     }
     if (lookup.kind === "ambiguous") {
-      io.err(`yarp read: '${id}' matches more than one call; give more digits\n`);
+      io.err(`yarp read: '${quotedArg(id)}' matches more than one call; give more digits\n`);
       return 1;
     }
     const call = lookup.call;

@@ -43,7 +43,9 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
+import { isCallIdPrefix } from "../archive/ids.ts";
 import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
@@ -72,23 +74,23 @@ export interface ResultReduceArgs {
  * Parses the arguments after `result-reduce` with the shared parser
  * (`_args.ts`); one error line when malformed: no positionals and no `--`,
  * `--command` required and not empty, `--exit-code` an integer (a negative
- * one may follow as its own word: `--exit-code -1`), no empty
- * `--rule-pack` path.
+ * one may follow as its own word: `--exit-code -1`), `--archive-id` a call
+ * id or prefix, no empty `--rule-pack` path.
  */
 export function parseResultReduceArgs(
   args: readonly string[],
 ): ResultReduceArgs | { error: string } {
-  const parsed = parseArgs(joinNegativeExitCode(args), {
+  const parsed = parseArgs(args, {
     flags: ["--json"],
     options: ["--command", "--exit-code", "--archive-id", "--output-cap"],
     repeatable: ["--rule-pack"],
   });
   if ("error" in parsed) return parsed;
   const stray = parsed.positionals[0] ?? (parsed.rest === undefined ? undefined : "--");
-  if (stray !== undefined) return { error: `unexpected argument '${stray}'` };
+  if (stray !== undefined) return { error: `unexpected argument '${quotedArg(stray)}'` };
   const codeText = parsed.values.get("--exit-code");
   if (codeText !== undefined && !/^-?\d+$/.test(codeText)) {
-    return { error: `--exit-code: expected an integer, got '${codeText}'` };
+    return { error: `--exit-code: expected an integer, got '${quotedArg(codeText)}'` };
   }
   const rulePacks = parsed.lists.get("--rule-pack") ?? [];
   if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
@@ -96,7 +98,15 @@ export function parseResultReduceArgs(
   if (command === undefined || command === "") return { error: "--command: required" };
   const capText = parsed.values.get("--output-cap");
   if (capText !== undefined && capText !== "off" && !/^[1-9]\d{0,9}$/.test(capText)) {
-    return { error: `--output-cap: expected 'off' or a positive byte count, got '${capText}'` };
+    return {
+      error: `--output-cap: expected 'off' or a positive byte count, got '${quotedArg(capText)}'`,
+    };
+  }
+  const archiveId = parsed.values.get("--archive-id");
+  if (archiveId !== undefined && !isCallIdPrefix(archiveId)) {
+    return {
+      error: `--archive-id: '${quotedArg(archiveId)}' is not a call id (4 to 16 hex digits)`,
+    };
   }
   const cap = capText === undefined
     ? {}
@@ -105,29 +115,10 @@ export function parseResultReduceArgs(
     ...cap,
     command,
     exitCode: codeText === undefined ? undefined : exitStatus(codeText),
-    archiveId: parsed.values.get("--archive-id"),
+    archiveId,
     rulePacks,
     json: parsed.flags.has("--json"),
   };
-}
-
-/**
- * `args` with `--exit-code N` for a negative integer N written as
- * `--exit-code=N`, because the shared parser never takes a word starting
- * with `-` as a value. Words after `--` are left alone.
- */
-function joinNegativeExitCode(args: readonly string[]): readonly string[] {
-  const joined: string[] = [];
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index];
-    if (arg === "--") return [...joined, ...args.slice(index)];
-    const next = args[index + 1];
-    if (arg === "--exit-code" && next !== undefined && /^-\d+$/.test(next)) {
-      joined.push(`--exit-code=${next}`);
-      index += 1;
-    } else joined.push(arg);
-  }
-  return joined;
 }
 
 /** The status an integer `--exit-code` names: itself (`-0` is 0), or undefined (a failure of unknown code) beyond ±2^53. */

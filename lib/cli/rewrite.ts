@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { readAllBytes, type TextIo } from "./io.ts";
@@ -38,7 +39,7 @@ export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error
   const parsed = parseArgs(args, { flags: ["--json"], repeatable: ["--rule-pack"] });
   if ("error" in parsed) return parsed;
   if (parsed.positionals.length > 0) {
-    return { error: `expected '--' before '${parsed.positionals[0]}'` };
+    return { error: `expected '--' before '${quotedArg(parsed.positionals[0])}'` };
   }
   const rulePacks = parsed.lists.get("--rule-pack") ?? [];
   if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
@@ -69,7 +70,9 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     import("../shell/model.ts"),
     import("../shell/parser.ts"),
   ]);
+  if (options.source === undefined && Deno.stdin.isTerminal()) return missingSource(io);
   const source = options.source ?? await readStdinText(SHELL_LIMITS.sourceBytes);
+  if (options.source === undefined && source === "") return missingSource(io);
   let decision: RewriteDecision;
   if (source === undefined) {
     decision = { rewrite: false, reason: "source-too-large" };
@@ -83,6 +86,12 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     io.out(decision.command + "\n");
   }
   return 0;
+}
+
+/** No `-- SRC` and nothing on stdin: one line, exit 2 (silence would read as "no rewrite"). */
+function missingSource(io: TextIo): number {
+  io.err("yarp rewrite: missing shell source (give it after '--' or on stdin)\n");
+  return 2;
 }
 
 async function decide(

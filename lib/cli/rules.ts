@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { encodeCompiledPack, openCompiledPack } from "../rules/compiled_pack.ts";
 import { formatDiagnostic } from "../rules/diagnostics.ts";
 import type { OutputPolicy, Rule, RuleMatcher } from "../rules/model.ts";
@@ -40,7 +41,7 @@ export async function rulesCommand(args: string[], io: TextIo): Promise<number> 
   if (run === undefined) {
     io.err(
       `yarp rules: expected one of ${Object.keys(SUBCOMMANDS).join(", ")}` +
-        (name === undefined ? "\n" : `, got '${name}'\n`),
+        (name === undefined ? "\n" : `, got '${quotedArg(name)}'\n`),
     );
     return 2;
   }
@@ -184,7 +185,7 @@ async function listCommand(args: string[], io: TextIo): Promise<number> {
   if (parsed === undefined) return 2;
   const extra = operands(parsed);
   if (extra.length > 0) {
-    io.err(`yarp rules list: unexpected argument '${extra[0]}'\n`);
+    io.err(`yarp rules list: unexpected argument '${quotedArg(extra[0])}'\n`);
     return 2;
   }
   const loaded = await loadRegistry(packPaths(parsed));
@@ -261,10 +262,10 @@ function selectionText(selection: Selection, argv: readonly string[]): string {
       return `pass-through: ambiguous: ${ids(selection.matches)} all match`;
     case "unsupported":
       return selection.reason === "unknown-program"
-        ? `pass-through: no rule for program '${argv[0]}'`
+        ? `pass-through: no rule for program '${quotedArg(argv[0])}'`
         : selection.reason === "no-program"
         ? "pass-through: no rule can match a program given by path or an empty argv"
-        : `pass-through: no rule for '${argv[0]}' matches these arguments`;
+        : `pass-through: no rule for '${quotedArg(argv[0])}' matches these arguments`;
     case "invalid-pack":
       return `pass-through: pack ${selection.packId} is invalid: ${selection.message}`;
   }
@@ -279,7 +280,9 @@ async function explainCommand(args: string[], io: TextIo): Promise<number> {
     return 2;
   }
   if (parsed.positionals.length > 0) {
-    io.err(`yarp rules explain: unexpected argument '${parsed.positionals[0]}' before '--'\n`);
+    io.err(
+      `yarp rules explain: unexpected argument '${quotedArg(parsed.positionals[0])}' before '--'\n`,
+    );
     return 2;
   }
   const loaded = await loadRegistry(packPaths(parsed));

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import type { ReductionRule } from "../rules/model.ts";
 import type { ConfigResult } from "../config/mod.ts";
 import { isBuiltinProgram } from "../rules/builtin_programs.ts";
@@ -80,7 +81,7 @@ export function parseRunArgs(args: readonly string[]): RunOptions | { error: str
   });
   if ("error" in parsed) return parsed;
   if (parsed.positionals.length > 0) {
-    return { error: `unexpected argument '${parsed.positionals[0]}' before '--'` };
+    return { error: `unexpected argument '${quotedArg(parsed.positionals[0])}' before '--'` };
   }
   const argv = parsed.rest ?? [];
   const expectRule = parsed.values.get("--expect-rule");
@@ -93,7 +94,9 @@ export function parseRunArgs(args: readonly string[]): RunOptions | { error: str
   if (expectRule === "") return { error: "--expect-rule: empty rule id" };
   const badDigest = packDigests.find((digest) => !HEX_DIGEST.test(digest));
   if (badDigest !== undefined) {
-    return { error: `--pack-digest: '${badDigest}' is not a 64-digit hex SHA-256 digest` };
+    return {
+      error: `--pack-digest: '${quotedArg(badDigest)}' is not a 64-digit hex SHA-256 digest`,
+    };
   }
   if (packDigests.length > 0 && packDigests.length !== rulePacks.length) {
     return {

@@ -17,7 +17,7 @@
 import { operands, parseArgs } from "./_args.ts";
 import { isoTime, withArchive } from "./_archive.ts";
 import type { TextIo } from "./io.ts";
-import { printableJson, printableText } from "../base/printable_text.ts";
+import { printableJson, printableText, quotedArg } from "../base/printable_text.ts";
 
 const USAGE = "usage: yarp search QUERY... [--limit N] [--json]\n";
 const DEFAULT_LIMIT = 10;
@@ -28,14 +28,18 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     io.out(USAGE);
     return 0;
   }
-  const parsed = parseArgs(args, { flags: ["--json"], options: ["--limit"] });
+  // A query word may start with '-' (`yarp search -Werror`); only '--' names an option.
+  const parsed = parseArgs(args, { flags: ["--json"], options: ["--limit"], dashOperands: true });
   if ("error" in parsed) return usageError(io, parsed.error);
   const query = operands(parsed).join(" ");
   if (query.trim() === "") return usageError(io, "missing QUERY");
   const limitText = parsed.values.get("--limit");
   const limit = limitText === undefined ? DEFAULT_LIMIT : Number(limitText);
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > 1000)) {
-    return usageError(io, `--limit: expected an integer from 1 to 1000, got '${limitText}'`);
+    return usageError(
+      io,
+      `--limit: expected an integer from 1 to 1000, got '${quotedArg(limitText)}'`,
+    );
   }
   const { searchCalls } = await import("../archive/search.ts");
   const { unindexedCallCount } = await import("../archive/search_index.ts");
@@ -44,8 +48,9 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
     const unindexed = unindexedCallCount(db);
     if (unindexed > 0) {
       io.err(
-        `yarp search: ${unindexed} archived call${unindexed === 1 ? " is" : "s are"} not indexed ` +
-          "and were not searched (the search index could not be written: read-only, " +
+        `yarp search: ${unindexed} archived ${
+          unindexed === 1 ? "call is not indexed and was" : "calls are not indexed and were"
+        } not searched (the search index could not be written: a read-only or full disk, ` +
           "or another search held it); " +
           `'yarp read ID' still reads every call\n`,
       );
@@ -64,7 +69,7 @@ export async function searchCommand(args: string[], io: TextIo): Promise<number>
       return hits.length > 0 ? 0 : 1;
     }
     if (hits.length === 0) {
-      io.out(`no archived call matches '${printableText(query)}'\n`);
+      io.out(`no archived call matches '${quotedArg(query)}'\n`);
       return 1;
     }
     let text = "";

@@ -18,6 +18,7 @@
  *
  * @module
  */
+import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
 import { firstLine } from "../base/error_message.ts";
@@ -45,7 +46,7 @@ export function parseTrustArgs(args: readonly string[]): TrustArgs | { error: st
   const parsed = parseArgs(args, { flags: ["--status", "--revoke", "--json"] });
   if ("error" in parsed) return parsed;
   const words = [...parsed.positionals, ...(parsed.rest ?? [])];
-  if (words.length > 1) return { error: `unexpected argument '${words[1]}'` };
+  if (words.length > 1) return { error: `unexpected argument '${quotedArg(words[1])}'` };
   if (parsed.flags.has("--status") && parsed.flags.has("--revoke")) {
     return { error: "--status and --revoke exclude each other" };
   }
@@ -82,7 +83,7 @@ export function parseTrustFile(text: string): TrustRecord[] | { error: string } 
   }
   const top = value as Record<string, unknown>;
   const extra = Object.keys(top).find((key) => key !== "version" && key !== "projects");
-  if (extra !== undefined) return { error: `unknown field '${extra}'` };
+  if (extra !== undefined) return { error: `unknown field '${quotedArg(extra)}'` };
   if (top.version !== 1) return { error: "version: expected 1" };
   if (!Array.isArray(top.projects)) return { error: "projects: expected a list" };
   const records: TrustRecord[] = [];

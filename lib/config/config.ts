@@ -6,6 +6,7 @@
  *   path: ~/.local/state/yarp/archive.sqlite3   # absolute or ~/…
  *   max_bytes: 1073741824                       # positive integer
  *   max_age_days: 30                            # positive number
+ *   min_age_minutes: 60                         # number >= 0: retention's grace
  * rules:
  *   packs: [/abs/or/relative/pack.yrp]          # non-empty strings
  * output_cap:                                   # the global output cap (docs/shell.md)
@@ -44,6 +45,8 @@ export interface YarpConfig {
     readonly maxBytes?: number;
     /** Retention: maximum age of a call, in days (positive). */
     readonly maxAgeDays?: number;
+    /** Retention: minimum age before the size limit may remove a call, in minutes (>= 0). */
+    readonly minAgeMinutes?: number;
   };
   readonly rules: {
     /** Compiled packs layered after the built-ins, in order (a relative path is relative to the file's directory). */
@@ -252,7 +255,12 @@ function validate(
     lineOf(yaml.isNode(node) ? node.range?.[0] : yaml.isPair(node) ? rangeOf(yaml, node) : 0);
   const error = (node: Node, reason: string) =>
     new ConfigError(`config ${file}:${at(node)}: ${reason}`);
-  const archive: { path?: string; maxBytes?: number; maxAgeDays?: number } = {};
+  const archive: {
+    path?: string;
+    maxBytes?: number;
+    maxAgeDays?: number;
+    minAgeMinutes?: number;
+  } = {};
   let packs: string[] = [];
   const outputCap: { enabled?: boolean; thresholdBytes?: number } = {};
   if (root === null || root === undefined) return { file, archive, rules: { packs } };
@@ -283,6 +291,12 @@ function validate(
             throw error(inner, `${name}: expected a positive number of days`);
           }
           archive.maxAgeDays = value;
+        } else if (field === "min_age_minutes") {
+          const value = scalar(yaml, inner ?? innerPair, name, error);
+          if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+            throw error(inner, `${name}: expected a number of minutes, 0 or more`);
+          }
+          archive.minAgeMinutes = value;
         } else throw error(innerPair, `unknown field '${name}'`);
       }
     } else if (key === "rules") {
