@@ -23,7 +23,8 @@ export function formatCount(n: number): string {
   return out;
 }
 
-function plural(n: number, word: string): string {
+/** `n` and `word`, with an `s` unless n is 1: plural(1234, "line") → "1,234 lines". */
+export function plural(n: number, word: string): string {
   return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
@@ -42,10 +43,55 @@ export interface OmissionFacts {
 }
 
 /**
+ * Bytes of one page of targeted recovery, as the marker names it
+ * (`--max-bytes 28k`, 28,672 bytes): under the smallest cut of the hosts
+ * that show ~30–50 KB (Claude Code replaces a result over ~30,000
+ * characters; Pi keeps its last 50 KiB), with room for the page's note.
+ */
+export const RECOVERY_PAGE_BYTES = 28 * 1024;
+
+/** {@link RECOVERY_PAGE_BYTES} as the marker and `yarp read --help` spell it. */
+export const RECOVERY_PAGE_SPELLING = "28k";
+
+/**
+ * Lines of one page when `yarp read --max-bytes` is given without
+ * `--max-lines` (1,000): Pi keeps only the last 2,000 lines of a result.
+ */
+export const RECOVERY_PAGE_LINES = 1000;
+
+/**
+ * The recovery clause of an archived result, without the leading ` · `:
+ * `exact: yarp read ID · --grep TEXT · --lines A:B`, and the paged form
+ * `exact: yarp read ID --max-bytes 28k · --grep TEXT · --lines A:B` when
+ * the archived call (`bytes` and `lines`, all its streams) is larger than
+ * one page ({@link RECOVERY_PAGE_BYTES} or {@link RECOVERY_PAGE_LINES}), so
+ * that the command the agent runs reaches it whole. Unknown sizes name the
+ * plain form.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { recoveryClause } from "./marker.ts";
+ * equal(recoveryClause("8f2c1a0b", 900, 12), "exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B");
+ * equal(
+ *   recoveryClause("8f2c1a0b", 42_000, 1_900),
+ *   "exact: yarp read 8f2c1a0b --max-bytes 28k · --grep TEXT · --lines A:B",
+ * );
+ * ```
+ */
+export function recoveryClause(id: string, bytes = 0, lines = 0): string {
+  const paged = bytes > RECOVERY_PAGE_BYTES || lines > RECOVERY_PAGE_LINES;
+  return `exact: yarp read ${id}${
+    paged ? ` --max-bytes ${RECOVERY_PAGE_SPELLING}` : ""
+  } · --grep TEXT · --lines A:B`;
+}
+
+/**
  * The one omission marker of a changed stream, without line ending, e.g.
  * `[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (1,234,567 bytes)]`,
  * with ` · truncated N lines` when lines were cut and the recovery clause
- * (` · exact: yarp read ID` or ` · no exact copy was kept`) when known.
+ * (` · ` and {@link recoveryClause}, or ` · no exact copy was kept`) when
+ * known.
  */
 export function omissionMarker(facts: OmissionFacts, recovery: Recovery): string {
   let text = `[yarp: kept ${formatCount(facts.keptLines)} of ${plural(facts.inputLines, "line")}`;
@@ -55,8 +101,9 @@ export function omissionMarker(facts: OmissionFacts, recovery: Recovery): string
     })`;
   }
   if (facts.truncatedLines > 0) text += ` · truncated ${plural(facts.truncatedLines, "line")}`;
-  if (recovery.kind === "archived") text += ` · exact: yarp read ${recovery.id}`;
-  else if (recovery.kind === "unarchived") text += " · no exact copy was kept";
+  if (recovery.kind === "archived") {
+    text += ` · ${recoveryClause(recovery.id, recovery.bytes, recovery.lines)}`;
+  } else if (recovery.kind === "unarchived") text += " · no exact copy was kept";
   return text + "]";
 }
 

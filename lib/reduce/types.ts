@@ -15,7 +15,14 @@ export interface ChildStatus {
 /** What the marker may say about recovery. Until the archive exists the runner passes {kind:"none"}. */
 export type Recovery =
   | { readonly kind: "none" }
-  | { readonly kind: "archived"; readonly id: string }
+  | {
+    readonly kind: "archived";
+    readonly id: string;
+    /** Bytes of the archived call, all streams; with `lines`, decides whether the marker names the paged form. */
+    readonly bytes?: number;
+    /** Lines of the archived call (each stream's final line without LF counts). */
+    readonly lines?: number;
+  }
   | { readonly kind: "unarchived" };
 
 /** The rendered result for one stream and the facts behind it. */
