@@ -106,6 +106,7 @@ export type Emit = (bytes: Uint8Array) => boolean;
 export const RANGE_WINDOW_BYTES = 64 * 1024;
 
 const LF = 10;
+const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 
 /**
@@ -119,9 +120,6 @@ class LineScanner {
   private _stream = 0;
   private _offset = 0;
   private _lineStart = 0;
-  /** The last chunk pushed and its offset: the end of a final line without LF. */
-  private _chunk: Uint8Array = new Uint8Array(0);
-  private _chunkStart = 0;
   private _matched = false;
   private readonly _matcher: LineMatcher | undefined;
   private readonly _carry: Uint8Array;
@@ -148,8 +146,6 @@ class LineScanner {
     this._stream = index;
     this._offset = 0;
     this._lineStart = 0;
-    this._chunk = new Uint8Array(0);
-    this._chunkStart = 0;
   }
 
   push(chunk: Uint8Array): void {
@@ -165,13 +161,14 @@ class LineScanner {
       at = lf + 1;
     }
     this._offset = chunkStart + chunk.length;
-    this._chunk = chunk;
-    this._chunkStart = chunkStart;
   }
 
-  /** Ends the current stream: its bytes after the last LF are a line. */
+  /**
+   * Ends the current stream: its bytes after the last LF are a line (its
+   * chunk is gone, so it is copied out through `readAt`).
+   */
   endStream(): void {
-    if (this._offset > this._lineStart) this._emit(false, this._chunk, this._chunkStart);
+    if (this._offset > this._lineStart) this._emit(false, EMPTY, this._offset);
   }
 
   private _emit(lf: boolean, chunk: Uint8Array, chunkStart: number): void {
