@@ -175,7 +175,12 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     "unknown-program,archive-off",
   );
   const capped = await decide("sbt test", BIG);
-  assert.ok(capped.output.endsWith("exact: yarp read 0c0ffee0]\n"));
+  // 3,000 lines: more than one page, so the marker names the paged form.
+  assert.ok(
+    capped.output.endsWith(
+      "exact: yarp read 0c0ffee0 --max-bytes 28k · --grep TEXT · --lines A:B]\n",
+    ),
+  );
 });
 
 Deno.test("a typed reduction keeps the host's truncation notice, else the cap does", async () => {

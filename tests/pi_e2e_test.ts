@@ -41,7 +41,7 @@ const MAIN_SCRIPT: Step[] = [
   { text: "done" },
 ];
 
-const MARKER = /\[yarp: kept [^\]\n]* · exact: yarp read ([0-9a-f]+)\]/;
+const MARKER = /\[yarp: kept [^\]\n]* · exact: yarp read ([0-9a-f]+)[ \]]/;
 
 function markerId(text: string): string {
   const match = MARKER.exec(text);

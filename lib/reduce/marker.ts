@@ -61,29 +61,79 @@ export const RECOVERY_PAGE_LINES = 1000;
 
 /**
  * The recovery clause of an archived result, without the leading ` · `:
- * `exact: yarp read ID · --grep TEXT · --lines A:B`, and the paged form
- * `exact: yarp read ID --max-bytes 28k · --grep TEXT · --lines A:B` when
- * the archived call (`bytes` and `lines`, all its streams) is larger than
- * one page ({@link RECOVERY_PAGE_BYTES} or {@link RECOVERY_PAGE_LINES}), so
- * that the command the agent runs reaches it whole. Unknown sizes name the
- * plain form.
+ * `exact: yarp read ID · --grep TEXT · --lines A:B`, or with `paged` (the
+ * call is larger than one page, see {@link PageTally}) the paged form
+ * `exact: yarp read ID --max-bytes 28k · --grep TEXT · --lines A:B`, so
+ * that the command the agent runs reaches it whole.
  *
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
  * import { recoveryClause } from "./marker.ts";
- * equal(recoveryClause("8f2c1a0b", 900, 12), "exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B");
+ * equal(recoveryClause("8f2c1a0b", false), "exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B");
  * equal(
- *   recoveryClause("8f2c1a0b", 42_000, 1_900),
+ *   recoveryClause("8f2c1a0b", true),
  *   "exact: yarp read 8f2c1a0b --max-bytes 28k · --grep TEXT · --lines A:B",
  * );
  * ```
  */
-export function recoveryClause(id: string, bytes = 0, lines = 0): string {
-  const paged = bytes > RECOVERY_PAGE_BYTES || lines > RECOVERY_PAGE_LINES;
-  return `exact: yarp read ${id}${
-    paged ? ` --max-bytes ${RECOVERY_PAGE_SPELLING}` : ""
-  } · --grep TEXT · --lines A:B`;
+export function recoveryClause(id: string, paged: boolean): string {
+  const page = paged ? ` --max-bytes ${RECOVERY_PAGE_SPELLING}` : "";
+  return `exact: yarp read ${id}${page} · --grep TEXT · --lines A:B`;
+}
+
+/**
+ * Counts one stream's bytes, and its lines up to one more than a page, as
+ * it passes, so a writer learns whether an archived call is larger than
+ * one recovery page ({@link largerThanPage}) at a cost of at most
+ * {@link RECOVERY_PAGE_LINES} LF searches. Keeps no bytes.
+ */
+export class PageTally {
+  /** Bytes seen. */
+  bytes = 0;
+  private _lfs = 0;
+  private _partial = false;
+
+  /** Counts `chunk`; never keeps it. */
+  add(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (chunk.length === 0) return;
+    this._partial = chunk[chunk.length - 1] !== 0x0a;
+    for (let at = chunk.indexOf(0x0a); at !== -1 && this._lfs <= RECOVERY_PAGE_LINES;) {
+      this._lfs += 1;
+      at = chunk.indexOf(0x0a, at + 1);
+    }
+  }
+
+  /** Lines seen (a final line without LF counts), exact up to one more than a page. */
+  get lines(): number {
+    return this._lfs + (this._partial ? 1 : 0);
+  }
+}
+
+/**
+ * True when the streams counted by `tallies` together hold more than one
+ * recovery page: over {@link RECOVERY_PAGE_BYTES} bytes or
+ * {@link RECOVERY_PAGE_LINES} lines.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { largerThanPage, PageTally } from "./marker.ts";
+ * const tally = new PageTally();
+ * tally.add(new TextEncoder().encode("line\n".repeat(1001)));
+ * equal(largerThanPage([tally]), true);
+ * equal(largerThanPage([new PageTally()]), false);
+ * ```
+ */
+export function largerThanPage(tallies: readonly PageTally[]): boolean {
+  let bytes = 0;
+  let lines = 0;
+  for (const tally of tallies) {
+    bytes += tally.bytes;
+    lines += tally.lines;
+  }
+  return bytes > RECOVERY_PAGE_BYTES || lines > RECOVERY_PAGE_LINES;
 }
 
 /**
@@ -102,7 +152,7 @@ export function omissionMarker(facts: OmissionFacts, recovery: Recovery): string
   }
   if (facts.truncatedLines > 0) text += ` · truncated ${plural(facts.truncatedLines, "line")}`;
   if (recovery.kind === "archived") {
-    text += ` · ${recoveryClause(recovery.id, recovery.bytes, recovery.lines)}`;
+    text += ` · ${recoveryClause(recovery.id, recovery.paged ?? false)}`;
   } else if (recovery.kind === "unarchived") text += " · no exact copy was kept";
   return text + "]";
 }

@@ -18,10 +18,8 @@ export type Recovery =
   | {
     readonly kind: "archived";
     readonly id: string;
-    /** Bytes of the archived call, all streams; with `lines`, decides whether the marker names the paged form. */
-    readonly bytes?: number;
-    /** Lines of the archived call (each stream's final line without LF counts). */
-    readonly lines?: number;
+    /** The archived call is larger than one recovery page: the marker names the paged form (`marker.ts`). */
+    readonly paged?: boolean;
   }
   | { readonly kind: "unarchived" };
 
