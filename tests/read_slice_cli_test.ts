@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { commitCall, memorySource } from "../lib/archive/commit.ts";
 import { openArchive } from "../lib/archive/store.ts";
+import { concatBytes } from "./_bytes.ts";
 import { runYarp, tempDir } from "./_process.ts";
 
 const DIR = await tempDir("yarp_read_slice_");
@@ -151,14 +152,8 @@ Deno.test("a 6 MiB output pages back to its exact bytes by following each note",
     }
     args = next[1].split(" ");
   }
-  const joined = new Uint8Array(pages.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const page of pages) {
-    joined.set(page, at);
-    at += page.length;
-  }
   assert.ok(pages.length > 6, `${pages.length} pages`);
-  assert.deepEqual(joined, bytes);
+  assert.deepEqual(concatBytes(pages), bytes);
 });
 
 Deno.test("a line longer than --max-bytes is named with the forms that return it", async () => {

@@ -20,6 +20,7 @@ import {
   writeByteRange,
   writeSlice,
 } from "../lib/archive/slice.ts";
+import { concatBytes } from "./_bytes.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -46,23 +47,13 @@ function memorySource(streams: Uint8Array[], chunkSize: number): SliceSource {
   };
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 async function run(
   source: SliceSource,
   request: SliceRequest,
 ): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   await writeSlice(source, request, (b) => (parts.push(b.slice()), true), "yarp read 0c0ffee0");
-  return concat(parts);
+  return concatBytes(parts);
 }
 
 // --- the reference model -------------------------------------------------------------------
@@ -116,7 +107,7 @@ function refSelect(streams: Uint8Array[], request: SliceRequest): RefLine[] {
 }
 
 function lineOut(line: RefLine, numbered: boolean): Uint8Array {
-  return numbered ? concat([encoder.encode(`${line.number}:`), line.bytes]) : line.bytes;
+  return numbered ? concatBytes([encoder.encode(`${line.number}:`), line.bytes]) : line.bytes;
 }
 
 // --- generators ----------------------------------------------------------------------------
@@ -154,7 +145,7 @@ Deno.test("every form writes exactly the whole lines the reference model keeps",
   await fc.assert(
     fc.asyncProperty(streams, request, chunkSize, async (s, req, size) => {
       const out = await run(memorySource(s, size), req);
-      const expected = concat(refSelect(s, req).map((line) => lineOut(line, req.numbered)));
+      const expected = concatBytes(refSelect(s, req).map((line) => lineOut(line, req.numbered)));
       assert.deepEqual(out, expected);
     }),
     { numRuns: 400 },
@@ -164,7 +155,7 @@ Deno.test("every form writes exactly the whole lines the reference model keeps",
 Deno.test("the plain view of all lines is the stored bytes, stream after stream", async () => {
   await fc.assert(
     fc.asyncProperty(streams, chunkSize, async (s, size) => {
-      assert.deepEqual(await run(memorySource(s, size), { numbered: false }), concat(s));
+      assert.deepEqual(await run(memorySource(s, size), { numbered: false }), concatBytes(s));
     }),
   );
 });
@@ -244,7 +235,7 @@ Deno.test("pages concatenate to exactly the unpaged output; each fits --max-byte
       async (s, req, size, maxBytes, maxLines) => {
         const source = memorySource(s, size);
         const pages = await allPages(source, req, maxBytes, maxLines);
-        assert.deepEqual(concat(pages), await run(source, req));
+        assert.deepEqual(concatBytes(pages), await run(source, req));
       },
     ),
     { numRuns: 400 },
@@ -264,7 +255,7 @@ Deno.test("--bytes A:B is that byte range of the view; --stat counts what the mo
         const parts: Uint8Array[] = [];
         const to = span === undefined ? undefined : from + span;
         assert.equal(writeByteRange(source, from, to, (b) => (parts.push(b.slice()), true)), true);
-        assert.deepEqual(concat(parts), concat(s).slice(from - 1, to));
+        assert.deepEqual(concatBytes(parts), concatBytes(s).slice(from - 1, to));
         const stats = await streamStats(source, g);
         for (const [i, bytes] of s.entries()) {
           const lines = refLines([bytes]);
