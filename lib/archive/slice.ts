@@ -125,6 +125,15 @@ class LineScanner {
   private readonly _carry: Uint8Array;
   private _carryLength = 0;
   private readonly _window: Uint8Array;
+  /** The line handed to `onLine`, reused for every line: copy what must outlive the call. */
+  private readonly _line: ScannedLine = {
+    number: 0,
+    stream: 0,
+    start: 0,
+    end: 0,
+    lf: false,
+    matched: false,
+  };
 
   constructor(
     grep: LineGrep | undefined,
@@ -173,18 +182,14 @@ class LineScanner {
 
   private _emit(lf: boolean, chunk: Uint8Array, chunkStart: number): void {
     this.number += 1;
-    this._onLine(
-      {
-        number: this.number,
-        stream: this._stream,
-        start: this._lineStart,
-        end: this._offset,
-        lf,
-        matched: this._matched,
-      },
-      chunk,
-      chunkStart,
-    );
+    const line = this._line;
+    line.number = this.number;
+    line.stream = this._stream;
+    line.start = this._lineStart;
+    line.end = this._offset;
+    line.lf = lf;
+    line.matched = this._matched;
+    this._onLine(line, chunk, chunkStart);
     this._lineStart = this._offset;
     this._matched = false;
     this._carryLength = 0;
@@ -222,15 +227,16 @@ class LineScanner {
   }
 }
 
+/** One line as the scanner reports it; the object is reused for the next line. */
 interface ScannedLine {
-  readonly number: number;
-  readonly stream: number;
+  number: number;
+  stream: number;
   /** Offset of its first byte in its stream. */
-  readonly start: number;
+  start: number;
   /** Offset after its last byte (after the LF) in its stream. */
-  readonly end: number;
-  readonly lf: boolean;
-  readonly matched: boolean;
+  end: number;
+  lf: boolean;
+  matched: boolean;
 }
 
 /** Runs a scanner over every stream of `source`. */
@@ -304,8 +310,9 @@ export async function writeSlice(
   let kept = 0; // lines that passed --lines, --grep and --head/--tail
   let written = 0;
   let pageBytes = 0;
-  let first: ScannedLine | undefined;
-  let last: ScannedLine | undefined;
+  let first: number | undefined;
+  let last: number | undefined;
+  let lastHasLf = true;
   let overlong: ScannedLine | undefined;
   let next: ScannedLine | undefined;
   let full = false;
@@ -333,23 +340,24 @@ export async function writeSlice(
     if (index < skip || (request.head !== undefined && index >= request.head)) return;
     if (page !== undefined) {
       if (full) {
-        next ??= line;
+        next ??= { ...line };
         return;
       }
       const size = line.end - line.start + (request.numbered ? String(line.number).length + 1 : 0);
       if (written === page.maxLines || pageBytes + size > page.maxBytes) {
         full = true;
         if (written > 0) {
-          next = line;
+          next = { ...line };
           return;
         }
-        overlong = line;
+        overlong = { ...line };
         return;
       }
       pageBytes += size;
     }
-    first ??= line;
-    last = line;
+    first ??= line.number;
+    last = line.number;
+    lastHasLf = line.lf;
     written += 1;
     if (open) writeLine(line, chunk, chunkStart);
   });
@@ -362,9 +370,9 @@ export async function writeSlice(
       viewLines,
       written,
       bytes: pageBytes,
-      first: first?.number,
-      last: last?.number,
-      lastHasLf: last?.lf ?? true,
+      first,
+      last,
+      lastHasLf,
       overlong: overlong === undefined ? undefined : {
         number: overlong.number,
         size: overlong.end - overlong.start,
