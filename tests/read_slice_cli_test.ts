@@ -169,3 +169,26 @@ Deno.test("a line longer than --max-bytes is named with the forms that return it
   const first = await read(id, "--bytes", "1:40960");
   assert.deepEqual(first.stdout, bytes.subarray(0, 40_960));
 });
+
+Deno.test("yarp read --help states the forms, how they combine and the marker's page size", async () => {
+  const { readCommand } = await import("../lib/cli/read.ts");
+  const { captureTextIo } = await import("../lib/cli/io.ts");
+  const io = captureTextIo();
+  assert.equal(await readCommand(["--help"], io), 0);
+  for (
+    const words of [
+      "--lines A:B",
+      "--grep TEXT",
+      "--tail N",
+      "--max-bytes N",
+      "default 1,000",
+      "--bytes A:B",
+      "--stat",
+      "Steps apply in the order --lines, --grep, --head/--tail, -n, page",
+      "never cut",
+      "'--max-bytes 28k'",
+    ]
+  ) {
+    assert.ok(io.stdout.includes(words), words);
+  }
+});
