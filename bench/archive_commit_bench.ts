@@ -179,7 +179,7 @@ const times = cases.map(() => [] as number[]);
 for (let run = 0; run < RUNS + 2; run += 1) {
   for (const [i, [, go]] of cases.entries()) {
     const { ms, stdout } = await go();
-    if (i > 0 && !/yarp read [0-9a-f]{8}\]/.test(stdout)) {
+    if (i > 0 && !/yarp read [0-9a-f]{8}[ \]]/.test(stdout)) {
       throw new Error(`${cases[i][0]}: not reduced`);
     }
     if (run >= 2) times[i].push(ms); // two warm-up rounds

@@ -157,7 +157,7 @@ console.log(
   }));
   const wall = performance.now() - started;
   const reduced =
-    results.filter((r) => /yarp read [0-9a-f]{8}\]/.test(new TextDecoder().decode(r.out.stdout)))
+    results.filter((r) => /yarp read [0-9a-f]{8}[ \]]/.test(new TextDecoder().decode(r.out.stdout)))
       .length;
   line("result-reduce: whole process", results.map((r) => r.ms));
   console.log(

@@ -2,9 +2,10 @@
  * Peak RSS of `yarp read` over a large call (DESIGN.md gate: `yarp read`
  * of 1 GiB <= 64 MiB; issue 13 item 3): archives one call of `--mib` MiB
  * (default 1024) of text and one of binary bytes, then runs, through
- * `bin/yarp`, `read ID > /dev/null`, `read --json ID > /dev/null` and
- * `read --verify-only ID`, each under `/usr/bin/time` for its peak RSS,
- * beside the floor: an empty `deno run`.
+ * `bin/yarp`, `read ID > /dev/null`, `read --json ID > /dev/null`,
+ * `read --verify-only ID` and the targeted forms (a `--max-bytes 28k` page
+ * near the end, `--grep … --head 5`, `--tail 3 -n`, `--stat`), each under
+ * `/usr/bin/time` for its peak RSS, beside the floor: an empty `deno run`.
  *
  * Usage: `deno run -A bench/archive_read_rss.ts [--mib N]`
  *
@@ -87,12 +88,23 @@ const [floor] = await peak([Deno.execPath(), "run", "--quiet", `${dir}/empty.js`
 console.log(`floor: empty deno run ${(floor / 1024).toFixed(1)} MiB`);
 let pass = true;
 for (const [kind, id] of Object.entries(ids)) {
-  for (const args of [["read", id], ["read", "--json", id], ["read", "--verify-only", id]]) {
+  const lastPage = `${Math.floor(SIZE / 51) - 1000}:`; // the text call's lines are 51 bytes
+  const forms = [
+    [],
+    ["--json"],
+    ["--verify-only"],
+    ["--max-bytes", "28k", "--lines", lastPage],
+    ["--grep", "output for", "-i", "--head", "5"],
+    ["--tail", "3", "-n"],
+    ["--stat"],
+  ];
+  for (const form of forms) {
+    const args = ["read", ...form, id];
     const [kib, seconds] = await peak([`${ROOT}bin/yarp`, ...args], env);
     const ok = kib <= GATE_KIB;
     if (!ok) pass = false;
     console.log(
-      `yarp ${args.slice(0, -1).join(" ").padEnd(18)} ${kind.padEnd(6)} ${
+      `yarp ${args.slice(0, -1).join(" ").padEnd(42)} ${kind.padEnd(6)} ${
         SIZE / 1024 / 1024
       } MiB: ` +
         `peak RSS ${(kib / 1024).toFixed(1)} MiB, ${seconds.toFixed(1)} s ${

@@ -33,7 +33,7 @@ console.log(
 );
 
 let exact = true;
-const id = decoder.decode(reduced.stdout).match(/exact: yarp read ([0-9a-f]+)\]/)?.[1];
+const id = decoder.decode(reduced.stdout).match(/exact: yarp read ([0-9a-f]+)[ \]]/)?.[1];
 if (id !== undefined) {
   const recovered = await capture([yarp, "read", id]);
   exact = recovered.code === 0 && bytesEqual(recovered.stdout, raw.stdout);

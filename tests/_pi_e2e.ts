@@ -116,7 +116,11 @@ export class ModelServer {
 
 /** One scripted model step: tool calls, or a final text. */
 export type Step =
-  | { readonly tool_calls: readonly { name: string; arguments: Record<string, unknown> }[] }
+  | {
+    readonly tool_calls: readonly { name: string; arguments: Record<string, unknown> }[];
+    /** With `{{next_page}}` in a call: the answer once the last result was a final page. */
+    readonly done?: string;
+  }
   | { readonly text: string };
 
 /** What one Pi run produced. */

@@ -83,7 +83,7 @@ function bare(script: string): Promise<Deno.CommandOutput> {
 }
 
 function idOf(result: Result): string {
-  const match = /· exact: yarp read ([0-9a-f]{8})\]/.exec(
+  const match = /· exact: yarp read ([0-9a-f]{8})[ \]]/.exec(
     text(result.stdout) + text(result.stderr),
   );
   assert.ok(match, `no archive id in: ${text(result.stdout).slice(0, 400)}`);

@@ -155,7 +155,7 @@ Deno.test("item 2: --archive-id counts only when the call holds exactly this inp
       input,
     );
   const markerId = (result: Result) =>
-    /yarp read ([0-9a-f]{8})\]/.exec(decoder.decode(result.stdout))?.[1];
+    /yarp read ([0-9a-f]{8})[ \]]/.exec(decoder.decode(result.stdout))?.[1];
 
   assert.equal(markerId(await reduce(own)), own);
   assert.equal(markerId(await reduce(own.slice(0, 6))), own, "an unambiguous prefix");
@@ -280,7 +280,7 @@ Deno.test("item 12: concurrent reduced results: none lost, none falls back, inte
   );
   const ids = results.map((result, i) => {
     assert.equal(result.code, 0, result.stderr);
-    const id = /yarp read ([0-9a-f]{8})\]/.exec(decoder.decode(result.stdout))?.[1];
+    const id = /yarp read ([0-9a-f]{8})[ \]]/.exec(decoder.decode(result.stdout))?.[1];
     assert.ok(id !== undefined, `result ${i} fell back to the unreduced input`);
     return id!;
   });

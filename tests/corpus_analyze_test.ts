@@ -71,7 +71,12 @@ Deno.test("the engine replays the run path per stream and the result path on the
   // no rule knows `seq`: the global output cap keeps head, tail and the recovery marker
   assert.equal(seq.rule, null);
   assert.ok(seq.reduced && seq.reasons.includes("capped"), seq.reasons.join(","));
-  assert.ok(decoder.decode(seq.after).endsWith(`yarp read ${REPLAY_ARCHIVE_ID}]\n`));
+  // 5,000 lines: more than one page, so the marker names the paged form.
+  assert.ok(
+    decoder.decode(seq.after).endsWith(
+      `yarp read ${REPLAY_ARCHIVE_ID} --max-bytes 28k · --grep TEXT · --lines A:B]\n`,
+    ),
+  );
 });
 
 async function writeCorpus(name: string, lines: string[], gzip: boolean): Promise<string> {

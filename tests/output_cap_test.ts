@@ -47,7 +47,10 @@ Deno.test("property: the cap is bounded, never grows, keeps input lines in order
       assert.ok(capped.bytes.length < input.length);
       const out = decoder.decode(capped.bytes).split("\n");
       assert.equal(out.pop(), "");
-      assert.match(out.at(-1)!, /^\[yarp: kept \d+ of .* exact: yarp read 0c0ffee0\]$/);
+      assert.match(
+        out.at(-1)!,
+        /^\[yarp: kept \d+ of .* exact: yarp read 0c0ffee0 · --grep TEXT · --lines A:B\]$/,
+      );
       // every kept line is an input line (or its cut prefix) in source order
       let at = 0;
       const mandatory = lines.filter((l) => /truncated\]|^Exit code/.test(l)).length;
@@ -175,7 +178,12 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     "unknown-program,archive-off",
   );
   const capped = await decide("sbt test", BIG);
-  assert.ok(capped.output.endsWith("exact: yarp read 0c0ffee0]\n"));
+  // 3,000 lines: more than one page, so the marker names the paged form.
+  assert.ok(
+    capped.output.endsWith(
+      "exact: yarp read 0c0ffee0 --max-bytes 28k · --grep TEXT · --lines A:B]\n",
+    ),
+  );
 });
 
 Deno.test("a typed reduction keeps the host's truncation notice, else the cap does", async () => {

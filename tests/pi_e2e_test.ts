@@ -41,7 +41,7 @@ const MAIN_SCRIPT: Step[] = [
   { text: "done" },
 ];
 
-const MARKER = /\[yarp: kept [^\]\n]* · exact: yarp read ([0-9a-f]+)\]/;
+const MARKER = /\[yarp: kept [^\]\n]* · exact: yarp read ([0-9a-f]+)[ \]]/;
 
 function markerId(text: string): string {
   const match = MARKER.exec(text);
@@ -332,6 +332,58 @@ piTest(
       );
       markerId(run.toolTexts[0]);
       assert.equal(run.toolTexts[1].trimEnd(), (await sh(fx.project, "git log")).trimEnd());
+    });
+  },
+);
+
+/** Pages of an archived result as the model received them, notes removed. */
+function pageBodies(texts: readonly string[]): string {
+  let joined = "";
+  for (const text of texts) {
+    assert.ok(!/\[Showing lines|Full output:/.test(text), `Pi cut a page: ${text.slice(-200)}`);
+    const at = text.lastIndexOf("[yarp: page of ");
+    assert.ok(at === 0 || text[at - 1] === "\n", "the note is the page's last line");
+    joined += text.slice(0, at);
+  }
+  return joined;
+}
+
+piTest(
+  "pi e2e: a 44 KB result Pi would cut reaches the model whole through the paged form",
+  async () => {
+    await withFixture(async (fx) => {
+      const seq = await sh(fx.project, "seq 1 9000"); // 43,888 bytes in 9,000 lines
+      const script: Step[] = [
+        bash("seq 1 9000"),
+        bash("yarp read {{marker_id}}"),
+        bash("{{marker_recovery}}"),
+        ...Array.from({ length: 12 }, () => ({ ...bash("{{next_page}}"), done: "done" })),
+        { text: "done" },
+      ];
+      for (const pi of [await pi073(), await pi16()]) {
+        const run = await runPi({
+          pi,
+          server: fx.server,
+          cwd: fx.project,
+          script,
+          scratch: join(fx.scratch, `paged-${pi.label.replaceAll(" ", "-")}`),
+        });
+        assert.equal(run.code, 0, run.stderr);
+        const [capped, plain, ...pages] = run.toolTexts;
+        // The cap's marker names the paged form: the result is larger than one page.
+        assert.match(
+          capped,
+          /· exact: yarp read [0-9a-f]+ --max-bytes 28k · --grep TEXT · --lines A:B\]/,
+        );
+        // Plain `yarp read ID` is the whole output, which Pi cuts to its last 2,000 lines.
+        assert.match(plain, /\[Showing lines \d+-\d+ of 900\d\. Full output: /);
+        assert.ok(!plain.startsWith("1\n"), "the head is not what the model got");
+        // Each page reaches the model whole; together they are the exact output.
+        assert.equal(pages.length, 9, "nine pages of 1,000 lines");
+        assert.match(pages[0], /^1\n2\n/);
+        assert.match(pages.at(-1)!, /· end\]\n?$/);
+        assert.equal(pageBodies(pages), seq);
+      }
     });
   },
 );

@@ -108,7 +108,7 @@ Deno.test({
         run.stderr,
       );
       assert.match(run.stderr, /state: enabled/);
-      assert.match(run.toolTexts[0], /\[yarp: kept [^\]\n]* · exact: yarp read [0-9a-f]+\]/);
+      assert.match(run.toolTexts[0], /\[yarp: kept [^\]\n]* · exact: yarp read [0-9a-f]+[ \]]/);
     } finally {
       await server.stop();
       await Deno.remove(scratch, { recursive: true });

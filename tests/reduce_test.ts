@@ -384,7 +384,11 @@ Deno.test("omission counts, marker wording and recovery clauses", () => {
   equal(marker(NONE), "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes)]");
   equal(
     marker({ kind: "archived", id: "8f2c1a" }),
-    "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes) · exact: yarp read 8f2c1a]",
+    "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes) · exact: yarp read 8f2c1a · --grep TEXT · --lines A:B]",
+  );
+  equal(
+    marker({ kind: "archived", id: "8f2c1a", paged: true }),
+    "[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (45,702 bytes) · exact: yarp read 8f2c1a --max-bytes 28k · --grep TEXT · --lines A:B]",
   );
   equal(
     marker({ kind: "unarchived" }),

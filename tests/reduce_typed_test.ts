@@ -217,7 +217,7 @@ for (const kind of TYPED_REDUCER_KINDS) {
         if (notice !== undefined) assert.ok(shown.includes(notice + eol), "notice lost");
         assert.match(
           shown,
-          /\[yarp: kept [\d,]+ of [\d,]+ lines?[^\]]*· exact: yarp read a1b2c3\]\r?\n$/,
+          /\[yarp: kept [\d,]+ of [\d,]+ lines?[^\]]*· exact: yarp read a1b2c3 · --grep TEXT · --lines A:B\]\r?\n$/,
         );
       }),
       { numRuns: 60 },

@@ -46,7 +46,7 @@ Deno.test("reduces a planned result and names the exact copy", async () => {
   assert.deepEqual(report.reasons, ["reduced", "status:final-stage-only"]);
   assert.ok(output.length < input.length);
   assert.equal(report.bytesAfter, output.length);
-  assert.match(decoder.decode(output), /exact: yarp read 0123abcd\]/);
+  assert.match(decoder.decode(output), /exact: yarp read 0123abcd · --grep TEXT · --lines A:B\]/);
   assert.match(decoder.decode(output), /test result: ok\. 400 passed/);
 });
 
@@ -186,7 +186,10 @@ Deno.test("CLI: archives first, prints the reduction, and yarp read gives the in
   );
   assert.equal(text.code, 0);
   assert.ok(text.stdout.length < input.length);
-  assert.match(decoder.decode(text.stdout), new RegExp(`yarp read ${report.archive_id}\\]`));
+  assert.match(
+    decoder.decode(text.stdout),
+    new RegExp(`yarp read ${report.archive_id} · --grep TEXT · --lines A:B\\]`),
+  );
 
   // An id that does not hold this input is ignored: the input is archived itself.
   const unknown = await yarp(
@@ -194,7 +197,7 @@ Deno.test("CLI: archives first, prints the reduction, and yarp read gives the in
     {},
     input,
   );
-  const ownId = /yarp read ([0-9a-f]{8})\]/.exec(decoder.decode(unknown.stdout))?.[1];
+  const ownId = /yarp read ([0-9a-f]{8}) /.exec(decoder.decode(unknown.stdout))?.[1];
   assert.ok(ownId !== undefined && ownId !== "ffffffff");
   assert.deepEqual((await yarp(["read", ownId], {}, new Uint8Array())).stdout, input);
 

@@ -706,7 +706,7 @@ Deno.test("./mvnw selects Maven's built-in rule in yarp run, as it does in rewri
   assert.ok(shown.length < output.length / 4, `${shown.length} of ${output.length} bytes shown`);
   assert.match(shown, /Tests run: 900, Failures: 0/);
   assert.match(shown, /BUILD SUCCESS/);
-  const id = /yarp read ([0-9a-f]+)\]/.exec(shown)?.[1];
+  const id = /yarp read ([0-9a-f]+)[ \]]/.exec(shown)?.[1];
   assert.ok(id !== undefined, shown);
   assert.equal(text((await yarp(["read", id])).stdout), output);
 });

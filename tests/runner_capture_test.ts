@@ -83,8 +83,8 @@ Deno.test("archived: every raw byte reached the capture and the markers name the
   assert.equal(result.status, 3);
   assert.equal(decoder.decode(fake.kept.stdout.bytes()), expectedRaw("out", 200));
   assert.equal(decoder.decode(fake.kept.stderr.bytes()), expectedRaw("err", 200));
-  assert.match(result.stdout, /· exact: yarp read 8f2c1a0b\]/);
-  assert.match(result.stderr, /· exact: yarp read 8f2c1a0b\]/);
+  assert.match(result.stdout, /· exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B\]/);
+  assert.match(result.stderr, /· exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B\]/);
   assert.equal(fake.commits(), 1);
   assert.equal(fake.closed(), 1);
 });
@@ -167,7 +167,10 @@ Deno.test("a capture opened after the spawn still receives every byte, and is cl
   assert.equal(opens, 1);
   assert.equal(decoder.decode(fake.kept.stdout.bytes()), expectedRaw("out", 3000));
   assert.equal(decoder.decode(fake.kept.stderr.bytes()), expectedRaw("err", 3000));
-  assert.match(decoder.decode(out.bytes()), /· exact: yarp read 0badcafe\]/);
+  assert.match(
+    decoder.decode(out.bytes()),
+    /· exact: yarp read 0badcafe --max-bytes 28k · --grep TEXT · --lines A:B\]/,
+  );
   assert.equal(fake.commits(), 1);
   assert.equal(fake.closed(), 1);
 });

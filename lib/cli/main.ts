@@ -22,6 +22,7 @@ usage:
   yarp rules list [--rule-pack P]...
   yarp rules explain [--rule-pack P]... [--json] -- PROG ARGS...
   yarp read ID [--stream stdout|stderr|output] [--json]
+  yarp read ID [--lines A:B] [--grep TEXT [-i]] [--head N|--tail N] [-n] [--max-bytes N]
   yarp search QUERY... [--limit N] [--json]
   yarp archive stats [--json]
   yarp archive prune [--max-bytes N] [--older-than D] [--json]

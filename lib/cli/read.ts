@@ -1,5 +1,8 @@
 /**
- * `yarp read ID [--stream stdout|stderr|output] [--json] [--verify-only]`:
+ * `yarp read ID [--stream stdout|stderr|output] [--json] [--verify-only]`
+ * and its targeted forms (`--lines A:B`, `--head N`, `--tail N`, `--grep
+ * TEXT [-i]`, `-n`, `--max-bytes N [--max-lines N]`, `--bytes A:B`,
+ * `--stat`; see {@link READ_HELP} and `lib/archive/slice.ts`):
  * writes the exact archived bytes of a call back out, checked against the
  * SHA-256 stored with them. Without `--stream`, each stream goes to the
  * stream it came from (stdout to stdout, stderr to stderr, a host's
@@ -26,21 +29,82 @@
  * @module
  */
 import { quotedArg } from "../base/printable_text.ts";
+import type { DatabaseSync } from "node:sqlite";
 import type { StoredCall, StoredStream } from "../archive/read.ts";
-import { operands, parseArgs } from "./_args.ts";
+import * as slice from "../archive/slice.ts";
+import type { LineGrep, LineRange, SliceRequest } from "../archive/slice.ts";
+import {
+  formatCount,
+  plural,
+  RECOVERY_PAGE_LINES,
+  RECOVERY_PAGE_SPELLING,
+} from "../reduce/marker.ts";
+import { operands, parseArgs, type ParsedArgs } from "./_args.ts";
 import { withArchive } from "./_archive.ts";
 import { type TextIo, writeToReader } from "./io.ts";
 
-const USAGE = "usage: yarp read ID [--stream stdout|stderr|output] [--json] [--verify-only]\n";
+/** `yarp read --help`: every form, how they combine, what a line and a page are. */
+export const READ_HELP =
+  `usage: yarp read ID [--stream stdout|stderr|output] [--json] [--verify-only]
+       yarp read ID [--stream S] [--lines A:B] [--grep TEXT [-i]] [--head N | --tail N] [-n]
+                    [--max-bytes N [--max-lines N]]
+       yarp read ID [--stream S] --bytes A:B
+       yarp read ID [--stream S] --stat [--grep TEXT [-i]]
+
+Plain 'yarp read ID' writes the call's exact bytes, each stream to its own
+(stdout, stderr; a host's combined output to stdout); --stream writes one.
+
+Targeted forms write exact whole lines to stdout. They read the view: the
+call's streams one after another (stdout, stderr, output), or the one named by
+--stream. A line is its bytes up to and including an LF; a stream's bytes
+after its last LF are a final line without LF. Lines are numbered from 1
+through the view. Invalid UTF-8, NUL and CR are written as stored.
+
+  --lines A:B     lines A to B (A: to the end, :B from line 1, A just line A)
+  --grep TEXT     lines whose bytes contain TEXT literally (no regex)
+  -i              with --grep: fold ASCII A-Z
+  --head N        the first N lines that --lines and --grep keep
+  --tail N        the last N of them
+  -n              prefix each line with its number and ':'
+  --max-bytes N   page: whole lines within N bytes (40000, 40k, 1m), at most
+                  --max-lines lines (default ${formatCount(RECOVERY_PAGE_LINES)}), then one line
+                  '[yarp: page of ... · next: COMMAND]' or '[yarp: ... · end]'
+  --max-lines N   page by lines (alone, or with --max-bytes)
+  --bytes A:B     bytes A to B of the view (1-based, inclusive), not whole lines
+  --stat          sizes, line counts, final LF and SHA-256 per stream (with
+                  --grep: how many lines contain TEXT)
+
+Steps apply in the order --lines, --grep, --head/--tail, -n, page. The next
+page's command repeats the request from the next line (--lines K:B, --head
+reduced). A line longer than --max-bytes is never cut: its page shows no
+line and names '--lines K:K' (the whole line) and '--bytes S:E' (its first
+N bytes). Markers name '--max-bytes ${RECOVERY_PAGE_SPELLING}' for results larger than a host shows.
+Exit 0; 1 for a missing or damaged call (discard what was written); 2 for a
+bad argument.
+`;
 const STREAM_NAMES = ["stdout", "stderr", "output"] as const;
+
+/** Options that make `yarp read` write a targeted form instead of the whole output. */
+const SLICE_OPTIONS: readonly string[] = [
+  "--lines",
+  "--grep",
+  "--head",
+  "--tail",
+  "--max-bytes",
+  "--max-lines",
+];
 
 /** Runs `yarp read` with the arguments after `read`; returns the exit status. */
 export async function readCommand(args: string[], io: TextIo): Promise<number> {
   if (args[0] === "--help" || args[0] === "-h") {
-    io.out(USAGE);
+    io.out(READ_HELP);
     return 0;
   }
-  const parsed = parseArgs(args, { flags: ["--json", "--verify-only"], options: ["--stream"] });
+  const parsed = parseArgs(negativeValues(args), {
+    flags: ["--json", "--verify-only", "--line-numbers", "--ignore-case", "--stat"],
+    options: ["--stream", "--bytes", ...SLICE_OPTIONS],
+    aliases: { "-n": "--line-numbers", "-i": "--ignore-case" },
+  });
   if ("error" in parsed) return usageError(io, parsed.error);
   const words = operands(parsed);
   if (words.length !== 1) {
@@ -66,6 +130,8 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
   if (parsed.flags.has("--json") && parsed.flags.has("--verify-only")) {
     return usageError(io, "--json and --verify-only cannot be combined");
   }
+  const form = readForm(parsed);
+  if ("error" in form) return usageError(io, form.error);
   return await withArchive("read", "read", io, async (db) => {
     const lookup = findCall(db, id);
     if (lookup.kind === "missing") {
@@ -94,6 +160,7 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
     }
     const chunks = (stream: StoredStream) => verifiedChunks(db, call, stream);
     try {
+      if (form.kind !== "whole") return await writeForm(db, call, streams, wanted, form, io);
       if (parsed.flags.has("--verify-only")) {
         for (const stream of streams) {
           for await (const _ of chunks(stream)) { /* verifying only */ }
@@ -117,6 +184,162 @@ export async function readCommand(args: string[], io: TextIo): Promise<number> {
       return 1;
     }
   });
+}
+
+/**
+ * `args` with a negative number after a value option joined to it
+ * (`--max-bytes -5` → `--max-bytes=-5`), so the error names the bad value
+ * instead of a missing one.
+ */
+function negativeValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if ([...SLICE_OPTIONS, "--bytes"].includes(args[i]) && /^-[0-9]/.test(args[i + 1] ?? "")) {
+      out.push(`${args[i]}=${args[++i]}`);
+    } else {
+      out.push(args[i]);
+    }
+    if (args[i] === "--") {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+  }
+  return out;
+}
+
+/** What `yarp read` writes, from its options. */
+type ReadForm =
+  | { readonly kind: "whole" }
+  | { readonly kind: "slice"; readonly request: SliceRequest }
+  | { readonly kind: "bytes"; readonly range: LineRange }
+  | { readonly kind: "stat"; readonly grep?: LineGrep };
+
+/**
+ * The form the options ask for, or one line naming the argument at fault.
+ * Values are checked here, before the archive is opened.
+ */
+function readForm(parsed: ParsedArgs): ReadForm | { error: string } {
+  const value = (name: string) => parsed.values.get(name);
+  const has = (name: string) => parsed.flags.has(name) || parsed.values.has(name);
+  const { parseByteSize, parseCount, parseGrepText, parseRange } = slice;
+  const sliced = SLICE_OPTIONS.filter(has);
+  if (has("--line-numbers")) sliced.push("-n");
+  const targeted = [...sliced, ...["--bytes", "--stat"].filter(has)];
+  for (const whole of ["--json", "--verify-only"]) {
+    if (has(whole) && targeted.length > 0) {
+      return { error: `${whole} cannot be combined with ${targeted[0]}` };
+    }
+  }
+  if (has("--ignore-case") && !has("--grep")) return { error: "-i needs --grep" };
+  if (has("--head") && has("--tail")) return { error: "--head and --tail cannot be combined" };
+  let grep: LineGrep | undefined;
+  if (has("--grep")) {
+    const text = parseGrepText(value("--grep")!);
+    if ("error" in text) return text;
+    grep = { text: text.value, ignoreCase: has("--ignore-case") };
+  }
+  if (has("--bytes")) {
+    if (targeted.length > 1) {
+      return { error: `--bytes cannot be combined with ${targeted.find((o) => o !== "--bytes")}` };
+    }
+    const range = parseRange("--bytes", value("--bytes")!);
+    return "error" in range ? range : { kind: "bytes", range: range.value };
+  }
+  if (has("--stat")) {
+    const other = sliced.find((o) => o !== "--grep");
+    if (other !== undefined) return { error: `--stat cannot be combined with ${other}` };
+    return grep === undefined ? { kind: "stat" } : { kind: "stat", grep };
+  }
+  if (sliced.length === 0) return { kind: "whole" };
+  const numbers: Record<string, number> = {};
+  for (const name of ["--head", "--tail", "--max-lines"]) {
+    if (!has(name)) continue;
+    const count = parseCount(name, value(name)!);
+    if ("error" in count) return count;
+    numbers[name] = count.value;
+  }
+  let lines: LineRange | undefined;
+  if (has("--lines")) {
+    const range = parseRange("--lines", value("--lines")!);
+    if ("error" in range) return range;
+    lines = range.value;
+  }
+  let page: SliceRequest["page"];
+  if (has("--max-bytes") || has("--max-lines")) {
+    const words: string[] = [];
+    let maxBytes = Number.MAX_SAFE_INTEGER;
+    if (has("--max-bytes")) {
+      const size = parseByteSize("--max-bytes", value("--max-bytes")!);
+      if ("error" in size) return size;
+      maxBytes = size.value;
+      words.push("--max-bytes", value("--max-bytes")!);
+    }
+    if (has("--max-lines")) words.push("--max-lines", value("--max-lines")!);
+    page = { maxBytes, maxLines: numbers["--max-lines"] ?? RECOVERY_PAGE_LINES, words };
+  }
+  return {
+    kind: "slice",
+    request: {
+      lines,
+      grep,
+      head: numbers["--head"],
+      tail: numbers["--tail"],
+      numbered: has("--line-numbers"),
+      page,
+    },
+  };
+}
+
+/**
+ * Writes a targeted form of `streams` of `call` to stdout (`--stat` as
+ * text). Throws a DamagedStreamError like the whole form.
+ */
+async function writeForm(
+  db: DatabaseSync,
+  call: StoredCall,
+  streams: readonly StoredStream[],
+  wanted: string | undefined,
+  form: Exclude<ReadForm, { kind: "whole" }>,
+  io: TextIo,
+): Promise<number> {
+  const { CallSliceSource } = await import("../archive/slice_source.ts");
+  const source = new CallSliceSource(db, call, streams);
+  const emit = (bytes: Uint8Array) => writeToReader(Deno.stdout, bytes);
+  try {
+    if (form.kind === "slice") {
+      const command = `yarp read ${call.id}${wanted === undefined ? "" : ` --stream ${wanted}`}`;
+      await slice.writeSlice(source, form.request, emit, command);
+      return 0;
+    }
+    if (form.kind === "bytes") {
+      // Verified before any byte is written: a damaged stream writes nothing.
+      await slice.streamStats(source);
+      slice.writeByteRange(source, form.range.from, form.range.to, emit);
+      return 0;
+    }
+    const stats = await slice.streamStats(source, form.grep);
+    const lines = stats.reduce((sum, stat) => sum + stat.lines, 0);
+    const bytes = stats.reduce((sum, stat) => sum + stat.bytes, 0);
+    let text = `call ${call.id}: ${plural(streams.length, "stream")}, ${plural(bytes, "byte")}, ${
+      plural(lines, "line")
+    }\n`;
+    for (const [index, stream] of streams.entries()) {
+      const stat = stats[index];
+      text += `${stream.name}: ${plural(stat.bytes, "byte")}, ${plural(stat.lines, "line")}${
+        stat.endsWithLf ? "" : ", no LF at end"
+      }, sha256 ${stream.sha256}\n`;
+    }
+    if (form.grep !== undefined) {
+      const matches = stats.reduce((sum, stat) => sum + stat.matches, 0);
+      text += `grep${form.grep.ignoreCase ? " -i" : ""} ${slice.shellWord(form.grep.text)}: ${
+        formatCount(matches)
+      } of ${plural(lines, "line")}\n`;
+    }
+    io.out(text);
+    return 0;
+  } finally {
+    source.close();
+  }
 }
 
 type ChunkSource = (stream: StoredStream) => AsyncIterable<Uint8Array>;

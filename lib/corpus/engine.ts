@@ -18,7 +18,7 @@
  */
 import type { ReductionRule } from "../rules/model.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
-import { createStreamReducer, sourceTerms } from "../reduce/mod.ts";
+import { createStreamReducer, largerThanPage, PageTally, sourceTerms } from "../reduce/mod.ts";
 import { reduceFinishedResult } from "../shell/finished_result.ts";
 import type { ShellParser } from "../shell/mod.ts";
 import { decideRewrite } from "../shell/rewrite_decision.ts";
@@ -70,7 +70,14 @@ export function createEngine(parser: ShellParser, registry: RuleRegistry): Engin
     const runRule = decision.rewrite ? rulesById.get(decision.rule ?? "") : undefined;
     if (runRule !== undefined && record.streams.mode === "separate") {
       const status = { code: record.exitCode ?? 1 };
-      const recovery = { kind: "archived", id: REPLAY_ARCHIVE_ID } as const;
+      const sizes = [new PageTally(), new PageTally()];
+      sizes[0].add(record.streams.stdout);
+      sizes[1].add(record.streams.stderr);
+      const recovery = {
+        kind: "archived",
+        id: REPLAY_ARCHIVE_ID,
+        paged: largerThanPage(sizes),
+      } as const;
       const terms = sourceTerms(decision.argv ?? []); // as `yarp run` reads them from its argv
       const reduce = (bytes: Uint8Array) => {
         const reducer = createStreamReducer(runRule, terms);

@@ -23,7 +23,8 @@ export function formatCount(n: number): string {
   return out;
 }
 
-function plural(n: number, word: string): string {
+/** `n` and `word`, with an `s` unless n is 1: plural(1234, "line") → "1,234 lines". */
+export function plural(n: number, word: string): string {
   return `${formatCount(n)} ${word}${n === 1 ? "" : "s"}`;
 }
 
@@ -42,10 +43,105 @@ export interface OmissionFacts {
 }
 
 /**
+ * Bytes of one page of targeted recovery, as the marker names it
+ * (`--max-bytes 28k`, 28,672 bytes): under the smallest cut of the hosts
+ * that show ~30–50 KB (Claude Code replaces a result over ~30,000
+ * characters; Pi keeps its last 50 KiB), with room for the page's note.
+ */
+export const RECOVERY_PAGE_BYTES = 28 * 1024;
+
+/** {@link RECOVERY_PAGE_BYTES} as the marker and `yarp read --help` spell it. */
+export const RECOVERY_PAGE_SPELLING = "28k";
+
+/**
+ * Lines of one page when `yarp read --max-bytes` is given without
+ * `--max-lines` (1,000): Pi keeps only the last 2,000 lines of a result.
+ */
+export const RECOVERY_PAGE_LINES = 1000;
+
+/**
+ * The recovery clause of an archived result, without the leading ` · `:
+ * `exact: yarp read ID · --grep TEXT · --lines A:B`, or with `paged` (the
+ * call is larger than one page, see {@link PageTally}) the paged form
+ * `exact: yarp read ID --max-bytes 28k · --grep TEXT · --lines A:B`, so
+ * that the command the agent runs reaches it whole.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { recoveryClause } from "./marker.ts";
+ * equal(recoveryClause("8f2c1a0b", false), "exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B");
+ * equal(
+ *   recoveryClause("8f2c1a0b", true),
+ *   "exact: yarp read 8f2c1a0b --max-bytes 28k · --grep TEXT · --lines A:B",
+ * );
+ * ```
+ */
+export function recoveryClause(id: string, paged: boolean): string {
+  const page = paged ? ` --max-bytes ${RECOVERY_PAGE_SPELLING}` : "";
+  return `exact: yarp read ${id}${page} · --grep TEXT · --lines A:B`;
+}
+
+/**
+ * Counts one stream's bytes, and its lines up to one more than a page, as
+ * it passes, so a writer learns whether an archived call is larger than
+ * one recovery page ({@link largerThanPage}) at a cost of at most
+ * {@link RECOVERY_PAGE_LINES} LF searches. Keeps no bytes.
+ */
+export class PageTally {
+  /** Bytes seen. */
+  bytes = 0;
+  private _lfs = 0;
+  private _partial = false;
+
+  /** Counts `chunk`; never keeps it. */
+  add(chunk: Uint8Array): void {
+    this.bytes += chunk.length;
+    if (chunk.length === 0) return;
+    this._partial = chunk[chunk.length - 1] !== 0x0a;
+    for (let at = chunk.indexOf(0x0a); at !== -1 && this._lfs <= RECOVERY_PAGE_LINES;) {
+      this._lfs += 1;
+      at = chunk.indexOf(0x0a, at + 1);
+    }
+  }
+
+  /** Lines seen (a final line without LF counts), exact up to one more than a page. */
+  get lines(): number {
+    return this._lfs + (this._partial ? 1 : 0);
+  }
+}
+
+/**
+ * True when the streams counted by `tallies` together hold more than one
+ * recovery page: over {@link RECOVERY_PAGE_BYTES} bytes or
+ * {@link RECOVERY_PAGE_LINES} lines.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { largerThanPage, PageTally } from "./marker.ts";
+ * const tally = new PageTally();
+ * tally.add(new TextEncoder().encode("line\n".repeat(1001)));
+ * equal(largerThanPage([tally]), true);
+ * equal(largerThanPage([new PageTally()]), false);
+ * ```
+ */
+export function largerThanPage(tallies: readonly PageTally[]): boolean {
+  let bytes = 0;
+  let lines = 0;
+  for (const tally of tallies) {
+    bytes += tally.bytes;
+    lines += tally.lines;
+  }
+  return bytes > RECOVERY_PAGE_BYTES || lines > RECOVERY_PAGE_LINES;
+}
+
+/**
  * The one omission marker of a changed stream, without line ending, e.g.
  * `[yarp: kept 42 of 5,120 lines · omitted 5,078 lines (1,234,567 bytes)]`,
  * with ` · truncated N lines` when lines were cut and the recovery clause
- * (` · exact: yarp read ID` or ` · no exact copy was kept`) when known.
+ * (` · ` and {@link recoveryClause}, or ` · no exact copy was kept`) when
+ * known.
  */
 export function omissionMarker(facts: OmissionFacts, recovery: Recovery): string {
   let text = `[yarp: kept ${formatCount(facts.keptLines)} of ${plural(facts.inputLines, "line")}`;
@@ -55,8 +151,9 @@ export function omissionMarker(facts: OmissionFacts, recovery: Recovery): string
     })`;
   }
   if (facts.truncatedLines > 0) text += ` · truncated ${plural(facts.truncatedLines, "line")}`;
-  if (recovery.kind === "archived") text += ` · exact: yarp read ${recovery.id}`;
-  else if (recovery.kind === "unarchived") text += " · no exact copy was kept";
+  if (recovery.kind === "archived") {
+    text += ` · ${recoveryClause(recovery.id, recovery.paged ?? false)}`;
+  } else if (recovery.kind === "unarchived") text += " · no exact copy was kept";
   return text + "]";
 }
 

@@ -35,8 +35,10 @@ export {
 export { SUCCESS_BUDGET_BYTES } from "./typed_budget.ts";
 export {
   formatCount,
+  largerThanPage,
   type OmissionFacts,
   omissionMarker,
+  PageTally,
   repeatNoteCount,
   truncationMarker,
 } from "./marker.ts";

@@ -15,7 +15,12 @@ export interface ChildStatus {
 /** What the marker may say about recovery. Until the archive exists the runner passes {kind:"none"}. */
 export type Recovery =
   | { readonly kind: "none" }
-  | { readonly kind: "archived"; readonly id: string }
+  | {
+    readonly kind: "archived";
+    readonly id: string;
+    /** The archived call is larger than one recovery page: the marker names the paged form (`marker.ts`). */
+    readonly paged?: boolean;
+  }
   | { readonly kind: "unarchived" };
 
 /** The rendered result for one stream and the facts behind it. */

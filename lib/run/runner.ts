@@ -30,7 +30,7 @@
  * @module
  */
 import type { ReductionRule } from "../rules/model.ts";
-import type { Recovery, StreamReducer } from "../reduce/mod.ts";
+import type { PageTally, Recovery, StreamReducer } from "../reduce/mod.ts";
 import { shellExitStatus } from "./child_status.ts";
 import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
 import { callerCwdTarget, processCallerCwd, statInside } from "./caller_cwd.ts";
@@ -286,7 +286,8 @@ export async function runReduced(
   // Loaded here, not at start-up: pass-through never needs the reducers. The load starts before
   // the spawn and is awaited after it, so the child runs meanwhile; no chunk is read before the
   // reducers and the capture exist (the pipes hold the child's first bytes, or make it wait).
-  const reducers = import("../reduce/mod.ts").then(({ createStreamReducer, sourceTerms }) => {
+  const reduce = import("../reduce/mod.ts");
+  const reducers = reduce.then(({ createStreamReducer, sourceTerms }) => {
     const terms = sourceTerms(argv);
     return [createStreamReducer(rule, terms), createStreamReducer(rule, terms)] as const;
   });
@@ -311,9 +312,12 @@ export async function runReduced(
         return shellExitStatus(raw).status;
       }
       const kept = await opening;
+      // Whether the archived call is larger than one recovery page: the marker then names it.
+      const { largerThanPage, PageTally } = await reduce;
+      const sizes = [new PageTally(), new PageTally()] as const;
       const [, , raw] = await Promise.all([
-        pump(child.stdout, keepAndReduce("stdout", out, kept)),
-        pump(child.stderr, keepAndReduce("stderr", err, kept)),
+        pump(child.stdout, keepAndReduce("stdout", out, kept, sizes[0])),
+        pump(child.stderr, keepAndReduce("stderr", err, kept, sizes[1])),
         child.status,
       ]);
       const exit = shellExitStatus(raw);
@@ -336,7 +340,7 @@ export async function runReduced(
       const recovery: Recovery = outcome === undefined
         ? { kind: "none" }
         : outcome.kind === "archived"
-        ? { kind: "archived", id: outcome.id }
+        ? { kind: "archived", id: outcome.id, paged: largerThanPage(sizes) }
         : { kind: "unarchived" };
       writeOrReport("stdout", streams, out.finish(status, recovery).bytes);
       writeOrReport("stderr", streams, err.finish(status, recovery).bytes);
@@ -379,15 +383,17 @@ async function pump(
   }
 }
 
-/** Feeds a chunk of stream `name` to its reducer, then to the capture. */
+/** Feeds a chunk of stream `name` to its reducer, then to the capture, and counts it in `size`. */
 function keepAndReduce(
   name: "stdout" | "stderr",
   reducer: StreamReducer,
   capture: RawCapture | undefined,
+  size: PageTally,
 ): (chunk: Uint8Array) => void {
   return (chunk) => {
     reducer.push(chunk);
     capture?.write(name, chunk);
+    size.add(chunk);
   };
 }
 

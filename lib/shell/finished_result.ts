@@ -19,6 +19,8 @@ import {
 } from "./plan.ts";
 import { Evidence, formFlags } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
+import { largerThanPage, PageTally } from "../reduce/marker.ts";
+import type { Recovery } from "../reduce/types.ts";
 
 /** What `result-reduce` decided, without any command or output text. */
 export interface ResultReduceReport {
@@ -152,6 +154,12 @@ export async function reduceFinishedResult(
       bytesAfter: input.length,
     },
   });
+  /** The marker's recovery for the archived copy `id` of the input. */
+  const recoveryOf = (id: string): Recovery => {
+    const size = new PageTally();
+    size.add(input);
+    return { kind: "archived", id, paged: largerThanPage([size]) };
+  };
   let copied: Promise<{ id: string } | { reason: string }> | undefined;
   /** The exact copy, obtained at most once. */
   const obtain = (): Promise<{ id: string } | { reason: string }> =>
@@ -161,7 +169,7 @@ export async function reduceFinishedResult(
     if (cap === null || input.length <= cap.thresholdBytes) return pass([reason], ruleId);
     const exact = await obtain();
     if ("reason" in exact) return pass([reason, exact.reason], ruleId);
-    const result = capOutput(input, cap, { kind: "archived", id: exact.id });
+    const result = capOutput(input, cap, recoveryOf(exact.id));
     if (!result.changed) return pass([reason, "no-savings"], ruleId, exact.id);
     return {
       output: result.bytes,
@@ -188,7 +196,7 @@ export async function reduceFinishedResult(
     const terms = plan.argv === undefined ? undefined : sourceTerms(plan.argv);
     const reducer = createStreamReducer(effectiveRule(plan), terms);
     reducer.push(input);
-    const reduced = reducer.finish({ code: exitCode ?? 1 }, { kind: "archived", id: exact.id });
+    const reduced = reducer.finish({ code: exitCode ?? 1 }, recoveryOf(exact.id));
     if (!reduced.changed || reduced.bytes.length >= input.length) {
       return pass(["no-savings"], ruleId, exact.id);
     }

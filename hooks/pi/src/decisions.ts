@@ -189,11 +189,11 @@ export function readVersionReply(outcome: ProcessOutcome): string | undefined {
   return match === null ? undefined : match[1];
 }
 
-const MARKER = /\[yarp: [^\n\]]*· exact: yarp read ([0-9a-f]{4,64})\]/;
+const MARKER = /\[yarp: [^\n\]]*· exact: yarp read ([0-9a-f]{4,64})[ \]]/;
 
 /**
  * The archive id named by YARP's recovery marker (`[yarp: … · exact: yarp
- * read ID]`) in the last non-empty line that carries one, or undefined.
+ * read ID …]`) in the last non-empty line that carries one, or undefined.
  */
 export function markerArchiveId(text: string): string | undefined {
   const lines = text.split("\n");
