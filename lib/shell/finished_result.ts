@@ -16,7 +16,7 @@ import {
   mayHoldExactForm,
   planResult,
 } from "./plan.ts";
-import { Evidence, formFlags } from "../reduce/evidence.ts";
+import { Evidence, formFlags, hostNoticeSpans } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 
 /** What `result-reduce` decided, without any command or output text. */
@@ -85,22 +85,32 @@ const NOTICE_ANCHORS = [
 const decoder = new TextDecoder();
 
 /**
- * True when every host truncation notice line of `input` (evidence
- * `HostNotice`) is a line of `output` too. An input with none of
- * {@link NOTICE_ANCHORS} anywhere holds no notice: one native decode and
- * lower-casing decide it, and only otherwise are its lines classified.
- * `toLowerCase` never turns an ASCII letter into anything but its lower
- * case, and ASCII bytes decode to themselves whatever surrounds them, so the
- * test never misses a notice that the per-line window would find.
+ * True when every host truncation notice of `input` reaches `output`: the
+ * text of each notice that may sit anywhere in a line (`hostNoticeSpans`:
+ * `....stripped due to length....` at the end of an 8 KB line, `... [N
+ * characters truncated] ...` in its middle) occurs in `output`, and every
+ * other notice line (evidence `HostNotice`: `[Showing lines …]`, `[yarp: …`)
+ * is a line of `output`. An input with none of {@link NOTICE_ANCHORS}
+ * anywhere holds no notice: one native decode and lower-casing decide it,
+ * and only otherwise are its lines classified. `toLowerCase` never turns
+ * an ASCII letter into anything but its lower case, and ASCII bytes decode
+ * to themselves whatever surrounds them, so the test never misses a notice
+ * that the per-line window would find.
  */
 export function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean {
   const lower = decoder.decode(input).toLowerCase();
   if (!NOTICE_ANCHORS.some((anchor) => lower.includes(anchor))) return true;
+  let text: string | undefined;
   let lines: Set<string> | undefined;
   for (let at = 0; at < input.length;) {
     const lf = input.indexOf(LF, at);
     const end = lf === -1 ? input.length : lf;
-    if (formFlags(input, at, end) & Evidence.HostNotice) {
+    const spans = hostNoticeSpans(input, at, end);
+    for (let s = 0; s < spans.length; s += 2) {
+      text ??= decoder.decode(output);
+      if (!text.includes(decoder.decode(input.subarray(spans[s], spans[s + 1])))) return false;
+    }
+    if (spans.length === 0 && formFlags(input, at, end) & Evidence.HostNotice) {
       lines ??= new Set(decoder.decode(output).split("\n"));
       if (!lines.has(decoder.decode(input.subarray(at, end)))) return false;
     }
