@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { classifyText, diagnosticForm, Evidence } from "../lib/reduce/evidence.ts";
+import { classifyLine, classifyText, diagnosticForm, Evidence } from "../lib/reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP } from "../lib/reduce/output_cap.ts";
 import { reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
@@ -258,5 +258,26 @@ Deno.test("property: a line cut for length keeps its host notice, at the end or 
       },
     ),
     { numRuns: 200 },
+  );
+});
+
+Deno.test("property: a line's class never depends on the bytes after its end", () => {
+  const tail = fc.constantFrom("0", ":0", "0\n", "(1,2): error TS1", ":3:4: x", " [x]", "");
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES, ...DATA_ROWS, "The tests FAILED:"),
+      tail,
+      (line, after) => {
+        const alone = encoder.encode(line);
+        const both = encoder.encode(line + after);
+        assert.equal(diagnosticForm(both, 0, alone.length), diagnosticForm(alone, 0, alone.length));
+        assert.equal(
+          classifyLine(both, 0, alone.length),
+          classifyLine(alone, 0, alone.length),
+          line + " | " + after,
+        );
+      },
+    ),
+    { numRuns: 500 },
   );
 });

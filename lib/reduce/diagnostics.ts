@@ -3,7 +3,8 @@
  * diagnostic (an error, a failure, a warning) that every reducer kind and
  * the global cap must keep, and that the corpus measure counts. Pure and
  * bounded: it reads at most the first {@link DIAGNOSTIC_WINDOW_BYTES} bytes
- * of a line, never decodes, and allocates nothing.
+ * of a line (never a byte past its end), never decodes, and allocates one
+ * view per call.
  *
  * A line is a diagnostic by its **form**, for every toolchain YARP has
  * rules for, read at the line's first non-blank byte and again after up to
@@ -78,9 +79,6 @@ function isSpace(b: number): boolean {
 }
 function isDigit(b: number): boolean {
   return b >= 0x30 && b <= 0x39;
-}
-function isUpper(b: number): boolean {
-  return b >= 0x41 && b <= 0x5a;
 }
 function isLetter(b: number): boolean {
   return (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a;
@@ -375,7 +373,9 @@ function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
  * equal(form("src/a.ts:12:export class ParseError extends Error {}"), NOT_DIAGNOSTIC);
  * ```
  */
-export function diagnosticForm(bytes: Uint8Array, start: number, end: number): number {
+export function diagnosticForm(line: Uint8Array, start: number, end: number): number {
+  // A view that ends with the line: a look past its end reads `undefined`, never the next line.
+  const bytes = line.subarray(0, end);
   const stop = Math.min(end, start + DIAGNOSTIC_WINDOW_BYTES);
   const lead = skipBlanks(bytes, start, stop);
   if (lead === stop) return NOT_DIAGNOSTIC;
@@ -416,7 +416,8 @@ const QUIET_BRACKETS = ["[debug]", "[trace]", "level=debug", "level=trace"].map(
  * test line by its suffix, a line whose every marker word is a zero count,
  * a DEBUG or TRACE log line, or a cmake configure probe.
  */
-export function isQuietMarkerLine(bytes: Uint8Array, start: number, end: number): boolean {
+export function isQuietMarkerLine(line: Uint8Array, start: number, end: number): boolean {
+  const bytes = line.subarray(0, end);
   const stop = Math.min(end, start + DIAGNOSTIC_WINDOW_BYTES);
   const lead = skipBlanks(bytes, start, stop);
   for (const probe of CMAKE_PROBES) if (has(bytes, lead, stop, probe)) return true;
