@@ -90,7 +90,7 @@ export const MANDATORY = Evidence.HostNotice | Evidence.Outcome;
 export const NOTICE_WINDOW_BYTES = 1024;
 
 const HOST_NOTICE =
-  /\[\d[\d,]* (?:more )?(?:lines?|characters?|chars|tokens?) truncated\]|stripped due to length|<\/?persisted-output>|^\s*\[Showing (?:lines \d+-\d+ of \d+|last [\d.]+\s?[KMG]?B of line \d+)|\(\d+(?:\.\d+)?\s?[KMG]B limit\)|^\[yarp: |Output too large|output (?:was )?truncated/i;
+  /\[\d[\d,]* (?:more )?(?:lines?|characters?|chars|tokens?) truncated\]|\d[\d,]* (?:tokens?|chars|characters) truncated|stripped due to length|<\/?persisted-output>|^\s*\[Showing (?:lines \d+-\d+ of \d+|last [\d.]+\s?[KMG]?B of line \d+)|\(\d+(?:\.\d+)?\s?[KMG]B limit\)|^\[yarp: |Output too large|output (?:was )?truncated/i;
 
 /**
  * The notice forms that may sit anywhere in a line (not only at its start),

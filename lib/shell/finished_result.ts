@@ -16,7 +16,7 @@ import {
   mayHoldExactForm,
   planResult,
 } from "./plan.ts";
-import { Evidence, formFlags, hostNoticeSpans } from "../reduce/evidence.ts";
+import { Evidence, formFlags, hostNoticeSpans, NOTICE_WINDOW_BYTES } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 
 /** What `result-reduce` decided, without any command or output text. */
@@ -105,12 +105,17 @@ export function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean
   for (let at = 0; at < input.length;) {
     const lf = input.indexOf(LF, at);
     const end = lf === -1 ? input.length : lf;
-    const spans = hostNoticeSpans(input, at, end);
+    // A line within the notice window holds a notice only if its window does: the span
+    // search (a decode of the line) runs on those and on longer lines alone.
+    const window = formFlags(input, at, end) & Evidence.HostNotice;
+    const spans = window !== 0 || end - at > NOTICE_WINDOW_BYTES
+      ? hostNoticeSpans(input, at, end)
+      : [];
     for (let s = 0; s < spans.length; s += 2) {
       text ??= decoder.decode(output);
       if (!text.includes(decoder.decode(input.subarray(spans[s], spans[s + 1])))) return false;
     }
-    if (spans.length === 0 && formFlags(input, at, end) & Evidence.HostNotice) {
+    if (spans.length === 0 && window !== 0) {
       lines ??= new Set(decoder.decode(output).split("\n"));
       if (!lines.has(decoder.decode(input.subarray(at, end)))) return false;
     }
