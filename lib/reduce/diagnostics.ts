@@ -186,40 +186,68 @@ const NAMES: readonly [Uint8Array, number][] = [
   [bytesOf("Warning"), WARNING_DIAGNOSTIC],
 ];
 
-/** The strength of a delimiter-led word list match at `at`, or 0. */
+/** One lead form: its bytes, strength, and how it must end. */
+interface Lead {
+  readonly bytes: Uint8Array;
+  readonly strength: number;
+  /** 0: a prefix; 1: any case, then one of `delimiters`; 2: as written, then a blank, `:` or the end; 3: column 0, more after. */
+  readonly kind: number;
+  readonly delimiters: string;
+}
+
+/** The lead forms by their first byte (both cases for the folded ones). */
+const LEADS: Lead[][] = Array.from({ length: 256 }, () => []);
+for (const [bytes, strength, delimiters] of FOLDED_LEADS) {
+  const lead: Lead = { bytes, strength, kind: 1, delimiters };
+  LEADS[bytes[0]].push(lead);
+  LEADS[bytes[0] - 0x20].push(lead);
+}
+for (const [bytes, strength] of EXACT_LEADS) {
+  LEADS[bytes[0]].push({ bytes, strength, kind: 2, delimiters: "" });
+}
+for (const [bytes, strength] of PREFIX_LEADS) {
+  LEADS[bytes[0]].push({ bytes, strength, kind: 0, delimiters: "" });
+}
+for (const [bytes, strength] of COLUMN0_LEADS) {
+  LEADS[bytes[0]].push({ bytes, strength, kind: 3, delimiters: "" });
+}
+
+/** The strength of the lead form at `at` (see the module contract), or 0. */
 function wordLead(bytes: Uint8Array, at: number, end: number, column0: boolean): number {
-  for (const [word, strength, delimiters] of FOLDED_LEADS) {
-    if (!hasFolded(bytes, at, end, word)) continue;
-    const next = at + word.length;
-    if (next < end && delimiters.includes(String.fromCharCode(bytes[next]))) return strength;
+  const b = bytes[at];
+  const leads = LEADS[b];
+  for (let l = 0; l < leads.length; l++) {
+    const { bytes: text, strength, kind, delimiters } = leads[l];
+    const next = at + text.length;
+    if (kind === 1) {
+      if (
+        hasFolded(bytes, at, end, text) && next < end &&
+        delimiters.includes(String.fromCharCode(bytes[next]))
+      ) return strength;
+    } else if (!has(bytes, at, end, text)) continue;
+    else if (kind === 0) return strength;
+    else if (kind === 2) {
+      if (next === end || isSpace(bytes[next]) || bytes[next] === 0x3a) return strength;
+    } // Kotlin's `e: …`, yarn's `error Message`, pytest's `E   assert …`: column 0 only.
+    else if (column0 && next < end) return strength;
   }
-  for (const [word, strength] of EXACT_LEADS) {
-    if (!has(bytes, at, end, word)) continue;
-    const next = at + word.length;
-    if (next === end || isSpace(bytes[next]) || bytes[next] === 0x3a) return strength;
-  }
-  for (const [prefix, strength] of PREFIX_LEADS) if (has(bytes, at, end, prefix)) return strength;
-  if (column0) {
-    // Kotlin's `e: …`, yarn's `error Message`, pytest's `E   assert …`: at column 0 only.
-    for (const [prefix, strength] of COLUMN0_LEADS) {
-      if (has(bytes, at, end, prefix) && at + prefix.length < end) return strength;
-    }
-  }
-  if (has(bytes, at, end, BULLET)) {
+  if (b === 0xe2 && has(bytes, at, end, BULLET)) {
     return has(bytes, at, end, CONSOLE) ? NOT_DIAGNOSTIC : FAILURE_DIAGNOSTIC;
   }
-  if (has(bytes, at, end, NOT_OK) && at + NOT_OK.length < end && isDigit(bytes[at + 7])) {
+  if (b === 0x6e && has(bytes, at, end, NOT_OK) && isDigit(bytes[at + NOT_OK.length])) {
     return FAILURE_DIAGNOSTIC;
   }
-  if (has(bytes, at, end, THREAD) && indexOf(bytes, at, end, PANICKED) !== -1) {
+  if (b === 0x74 && has(bytes, at, end, THREAD) && indexOf(bytes, at, end, PANICKED) !== -1) {
     return FAILURE_DIAGNOSTIC;
   }
-  if (has(bytes, at, end, TASK) && endsWith(bytes, at, end, FAILED_END)) return FAILURE_DIAGNOSTIC;
-  const make = makeStars(bytes, at, end);
-  if (make !== NOT_DIAGNOSTIC) return make;
-  const eslint = eslintRow(bytes, at, end);
-  if (eslint !== NOT_DIAGNOSTIC) return eslint;
-  const name = has(bytes, at, end, UNCAUGHT) ? at + UNCAUGHT.length : at;
+  if (b === 0x3e && has(bytes, at, end, TASK) && endsWith(bytes, at, end, FAILED_END)) {
+    return FAILURE_DIAGNOSTIC;
+  }
+  if ((b === 0x6d || b === 0x67) && makeStars(bytes, at, end) !== NOT_DIAGNOSTIC) {
+    return FAILURE_DIAGNOSTIC;
+  }
+  if (isDigit(b)) return eslintRow(bytes, at, end);
+  const name = b === 0x55 && has(bytes, at, end, UNCAUGHT) ? at + UNCAUGHT.length : at;
   return exceptionName(bytes, name, end);
 }
 
