@@ -10,7 +10,15 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { classifyLine, classifyText, diagnosticForm, Evidence } from "../lib/reduce/evidence.ts";
+import {
+  classifyLine,
+  classifyText,
+  DIAGNOSTIC_ANCHORS,
+  diagnosticForm,
+  Evidence,
+  MARKER_WORDS,
+  mayLeadForm,
+} from "../lib/reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP } from "../lib/reduce/output_cap.ts";
 import { reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
@@ -280,4 +288,30 @@ Deno.test("property: a line's class never depends on the bytes after its end", (
     ),
     { numRuns: 500 },
   );
+});
+
+Deno.test("property: a line without a marker or anchor word is a form only by its lead", () => {
+  const words = [...MARKER_WORDS, ...DIAGNOSTIC_ANCHORS];
+  const pieces = fc.oneof(
+    fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES, ...DATA_ROWS).chain((line) =>
+      fc.tuple(fc.nat(line.length), fc.nat(line.length)).map(([a, b]) =>
+        line.slice(Math.min(a, b), Math.max(a, b))
+      )
+    ),
+    fc.constantFrom(" ", "\t", ":", "(", "1", "x.go", "--", ">", "e", "E", "w", "✕", "×", "*"),
+  );
+  let checked = 0;
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 8 }), (parts) => {
+      const line = parts.join("");
+      const lower = line.toLowerCase();
+      if (words.some((w) => lower.includes(w))) return;
+      const bytes = encoder.encode(line);
+      if (mayLeadForm(bytes, 0, bytes.length)) return;
+      checked++;
+      assert.equal(diagnosticForm(bytes, 0, bytes.length), 0, JSON.stringify(line));
+    }),
+    { numRuns: 5000 },
+  );
+  assert.ok(checked > 1000, `${checked} lines checked`);
 });

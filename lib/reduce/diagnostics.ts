@@ -3,8 +3,8 @@
  * diagnostic (an error, a failure, a warning) that every reducer kind and
  * the global cap must keep, and that the corpus measure counts. Pure and
  * bounded: it reads at most the first {@link DIAGNOSTIC_WINDOW_BYTES} bytes
- * of a line (never a byte past its end), never decodes, and allocates one
- * view per call.
+ * of a line (never a byte past its end), never decodes, and allocates
+ * nothing (the false-positive test, run on marker lines only, one view).
  *
  * A line is a diagnostic by its **form**, for every toolchain YARP has
  * rules for, read at the line's first non-blank byte and again after up to
@@ -85,6 +85,11 @@ function isLetter(b: number): boolean {
 }
 function isWordByte(b: number): boolean {
   return isLetter(b) || isDigit(b) || b === 0x5f;
+}
+
+/** The byte at `i`, or -1 at or past `end` (never a byte of the next line). */
+function byteAt(bytes: Uint8Array, i: number, end: number): number {
+  return i < end ? bytes[i] : -1;
 }
 
 /** True when `bytes[at, end)` starts with `text` exactly. */
@@ -214,7 +219,7 @@ for (const [bytes, strength] of COLUMN0_LEADS) {
 
 /** The strength of the lead form at `at` (see the module contract), or 0. */
 function wordLead(bytes: Uint8Array, at: number, end: number, column0: boolean): number {
-  const b = bytes[at];
+  const b = byteAt(bytes, at, end);
   const leads = LEADS[b];
   for (let l = 0; l < leads.length; l++) {
     const { bytes: text, strength, kind, delimiters } = leads[l];
@@ -222,19 +227,23 @@ function wordLead(bytes: Uint8Array, at: number, end: number, column0: boolean):
     if (kind === 1) {
       if (
         hasFolded(bytes, at, end, text) && next < end &&
-        delimiters.includes(String.fromCharCode(bytes[next]))
+        delimiters.includes(String.fromCharCode(byteAt(bytes, next, end)))
       ) return strength;
     } else if (!has(bytes, at, end, text)) continue;
     else if (kind === 0) return strength;
     else if (kind === 2) {
-      if (next === end || isSpace(bytes[next]) || bytes[next] === 0x3a) return strength;
+      if (next === end || isSpace(byteAt(bytes, next, end)) || byteAt(bytes, next, end) === 0x3a) {
+        return strength;
+      }
     } // Kotlin's `e: …`, yarn's `error Message`, pytest's `E   assert …`: column 0 only.
     else if (column0 && next < end) return strength;
   }
   if (b === 0xe2 && has(bytes, at, end, BULLET)) {
     return has(bytes, at, end, CONSOLE) ? NOT_DIAGNOSTIC : FAILURE_DIAGNOSTIC;
   }
-  if (b === 0x6e && has(bytes, at, end, NOT_OK) && isDigit(bytes[at + NOT_OK.length])) {
+  if (
+    b === 0x6e && has(bytes, at, end, NOT_OK) && isDigit(byteAt(bytes, at + NOT_OK.length, end))
+  ) {
     return FAILURE_DIAGNOSTIC;
   }
   if (b === 0x74 && has(bytes, at, end, THREAD) && indexOf(bytes, at, end, PANICKED) !== -1) {
@@ -254,41 +263,39 @@ function wordLead(bytes: Uint8Array, at: number, end: number, column0: boolean):
 /** make's `make: *** …`, `make[2]: *** …`, `gmake: *** …` at `at`. */
 function makeStars(bytes: Uint8Array, at: number, end: number): number {
   let i = at;
-  if (bytes[i] === 0x67) i++; // g
+  if (byteAt(bytes, i, end) === 0x67) i++; // g
   if (!has(bytes, i, end, MAKE)) return NOT_DIAGNOSTIC;
   i += MAKE.length;
-  if (bytes[i] === 0x5b) {
+  if (byteAt(bytes, i, end) === 0x5b) {
     i++;
-    while (i < end && isDigit(bytes[i])) i++;
-    if (bytes[i] !== 0x5d) return NOT_DIAGNOSTIC;
+    while (i < end && isDigit(byteAt(bytes, i, end))) i++;
+    if (byteAt(bytes, i, end) !== 0x5d) return NOT_DIAGNOSTIC;
     i++;
   }
-  if (bytes[i] !== 0x3a || bytes[i + 1] !== 0x20) return NOT_DIAGNOSTIC;
+  if (byteAt(bytes, i, end) !== 0x3a || byteAt(bytes, i + 1, end) !== 0x20) return NOT_DIAGNOSTIC;
   return has(bytes, i + 2, end, MAKE_STARS) ? FAILURE_DIAGNOSTIC : NOT_DIAGNOSTIC;
 }
 const MAKE = bytesOf("make");
 
+/** The offset after the digits at `at` (`at` itself when none). */
+function skipDigits(bytes: Uint8Array, at: number, end: number): number {
+  while (at < end && isDigit(bytes[at])) at++;
+  return at;
+}
+
 /** eslint's stylish row `12:5  error  message  rule` at `at`. */
 function eslintRow(bytes: Uint8Array, at: number, end: number): number {
-  let i = at;
-  const digits = (): boolean => {
-    const from = i;
-    while (i < end && isDigit(bytes[i])) i++;
-    return i > from;
-  };
-  if (!digits() || bytes[i] !== 0x3a) return NOT_DIAGNOSTIC;
-  i++;
-  if (!digits() || !isSpace(bytes[i])) return NOT_DIAGNOSTIC;
+  let i = skipDigits(bytes, at, end);
+  if (i === at || byteAt(bytes, i, end) !== 0x3a) return NOT_DIAGNOSTIC;
+  const column = i + 1;
+  i = skipDigits(bytes, column, end);
+  if (i === column || !isSpace(byteAt(bytes, i, end))) return NOT_DIAGNOSTIC;
   while (i < end && isSpace(bytes[i])) i++;
-  for (
-    const [word, strength] of [[ERROR_WORD, FAILURE_DIAGNOSTIC], [
-      WARNING_WORD,
-      WARNING_DIAGNOSTIC,
-    ]] as const
-  ) {
-    if (has(bytes, i, end, word) && i + word.length < end && isSpace(bytes[i + word.length])) {
-      return strength;
-    }
+  if (has(bytes, i, end, ERROR_WORD) && isSpace(byteAt(bytes, i + ERROR_WORD.length, end))) {
+    return FAILURE_DIAGNOSTIC;
+  }
+  if (has(bytes, i, end, WARNING_WORD) && isSpace(byteAt(bytes, i + WARNING_WORD.length, end))) {
+    return WARNING_DIAGNOSTIC;
   }
   return NOT_DIAGNOSTIC;
 }
@@ -301,16 +308,21 @@ const WARNING_WORD = bytesOf("warning");
  * followed by `:`, ` [`, ` in thread` or the end.
  */
 function exceptionName(bytes: Uint8Array, at: number, end: number): number {
-  if (at >= end || !isLetter(bytes[at])) return NOT_DIAGNOSTIC;
+  if (at >= end || !isLetter(byteAt(bytes, at, end))) return NOT_DIAGNOSTIC;
   let i = at;
   let segment = at;
-  while (i < end && (isWordByte(bytes[i]) || bytes[i] === 0x2e || bytes[i] === 0x24)) {
-    if (bytes[i] === 0x2e) segment = i + 1;
+  while (
+    i < end &&
+    (isWordByte(byteAt(bytes, i, end)) || byteAt(bytes, i, end) === 0x2e ||
+      byteAt(bytes, i, end) === 0x24)
+  ) {
+    if (byteAt(bytes, i, end) === 0x2e) segment = i + 1;
     i++;
   }
   const after = i;
-  const delimited = after === end || bytes[after] === 0x3a ||
-    (bytes[after] === 0x20 && (bytes[after + 1] === 0x5b || has(bytes, after, end, IN_THREAD)));
+  const delimited = after === end || byteAt(bytes, after, end) === 0x3a ||
+    (byteAt(bytes, after, end) === 0x20 &&
+      (byteAt(bytes, after + 1, end) === 0x5b || has(bytes, after, end, IN_THREAD)));
   if (!delimited) return NOT_DIAGNOSTIC;
   for (const [name, strength] of NAMES) {
     const from = after - name.length;
@@ -335,28 +347,25 @@ function endsWith(bytes: Uint8Array, at: number, end: number, text: Uint8Array):
  * message after it (blanks skipped), or -1.
  */
 function afterLocation(bytes: Uint8Array, at: number, end: number): number {
-  let i = at + 1;
-  const digits = (): boolean => {
-    const from = i;
-    while (i < end && isDigit(bytes[i])) i++;
-    return i > from;
-  };
+  let i = skipDigits(bytes, at + 1, end);
+  if (i === at + 1) return -1;
   if (bytes[at] === 0x28) {
-    if (!digits()) return -1;
-    if (bytes[i] === 0x2c) {
-      i++;
-      if (!digits()) return -1;
+    if (byteAt(bytes, i, end) === 0x2c) {
+      const column = i + 1;
+      i = skipDigits(bytes, column, end);
+      if (i === column) return -1;
     }
-    if (bytes[i] !== 0x29 || bytes[i + 1] !== 0x3a) return -1;
+    if (byteAt(bytes, i, end) !== 0x29 || byteAt(bytes, i + 1, end) !== 0x3a) return -1;
     i += 2;
   } else {
-    if (!digits()) return -1;
-    if (bytes[i] === 0x3a && isDigit(bytes[i + 1])) {
-      i++;
-      digits();
+    if (byteAt(bytes, i, end) === 0x3a && isDigit(byteAt(bytes, i + 1, end))) {
+      i = skipDigits(bytes, i + 1, end);
     }
-    if (bytes[i] === 0x3a) i++;
-    else if (bytes[i] === 0x20 && bytes[i + 1] === 0x2d && bytes[i + 2] === 0x20) i += 3;
+    if (byteAt(bytes, i, end) === 0x3a) i++;
+    else if (
+      byteAt(bytes, i, end) === 0x20 && byteAt(bytes, i + 1, end) === 0x2d &&
+      byteAt(bytes, i + 2, end) === 0x20
+    ) i += 3;
     else return -1;
   }
   while (i < end && isSpace(bytes[i])) i++;
@@ -372,13 +381,13 @@ function goPath(bytes: Uint8Array, start: number, at: number): boolean {
 /** True when the location at `at` has a column: `:12:3`. */
 function columnAt(bytes: Uint8Array, at: number, end: number): boolean {
   let i = at + 1;
-  while (i < end && isDigit(bytes[i])) i++;
-  return bytes[i] === 0x3a && isDigit(bytes[i + 1]);
+  while (i < end && isDigit(byteAt(bytes, i, end))) i++;
+  return byteAt(bytes, i, end) === 0x3a && isDigit(byteAt(bytes, i + 1, end));
 }
 
 /** Skips ASCII blanks. */
 function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
-  while (at < end && isSpace(bytes[at])) at++;
+  while (at < end && isSpace(byteAt(bytes, at, end))) at++;
   return at;
 }
 
@@ -401,21 +410,22 @@ function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
  * equal(form("src/a.ts:12:export class ParseError extends Error {}"), NOT_DIAGNOSTIC);
  * ```
  */
-export function diagnosticForm(line: Uint8Array, start: number, end: number): number {
-  // A view that ends with the line: a look past its end reads `undefined`, never the next line.
-  const bytes = line.subarray(0, end);
+export function diagnosticForm(bytes: Uint8Array, start: number, end: number): number {
   const stop = Math.min(end, start + DIAGNOSTIC_WINDOW_BYTES);
   const lead = skipBlanks(bytes, start, stop);
   if (lead === stop) return NOT_DIAGNOSTIC;
   const found = wordLead(bytes, lead, stop, lead === start);
   if (found !== NOT_DIAGNOSTIC) return found;
-  // After up to three locations: `path:12:3: error: …`, `log:40:path(1,2): error TS…`, `x.go:3:4: …`.
+  // After up to three locations, each right after a path without blanks: `path:12:3: error: …`,
+  // `log:40:path(1,2): error TS…`, `x.go:3:4: …`.
   let locations = 0;
   for (let i = lead + 1; i < stop && locations < 3; i++) {
     const b = bytes[i];
+    // A location follows a path: a blank before one ends the search (code after a grep prefix).
+    if (isSpace(b)) return NOT_DIAGNOSTIC;
     if (b !== 0x3a && b !== 0x28) continue;
-    if (!isDigit(bytes[i + 1])) {
-      if (b === 0x3a && bytes[i + 1] === 0x20) return NOT_DIAGNOSTIC; // `word: text`: no path
+    if (!isDigit(byteAt(bytes, i + 1, stop))) {
+      if (b === 0x3a && byteAt(bytes, i + 1, stop) === 0x20) return NOT_DIAGNOSTIC; // `word: text`: no path
       continue;
     }
     const message = afterLocation(bytes, i, stop);
@@ -428,6 +438,67 @@ export function diagnosticForm(line: Uint8Array, start: number, end: number): nu
     i = message - 1;
   }
   return NOT_DIAGNOSTIC;
+}
+
+/**
+ * ASCII words (lower case, found in any case) one of which every diagnostic
+ * form holds that holds no marker word (`evidence.ts`'s `MARKER_WORDS`)
+ * and that {@link mayLeadForm} does not admit by its lead byte: go's
+ * `file.go:3:4: …` (`go:`). A chunk search for them and the marker words
+ * lets a reducer skip {@link diagnosticForm} on a line that holds none.
+ */
+export const DIAGNOSTIC_ANCHORS: readonly string[] = ["go:"];
+
+/** The first two bytes (after blanks) of the lead forms without a marker word, as `b0 << 8 | b1`. */
+const WORDLESS_LEADS = new Uint8Array(65536);
+/** The same at column 0 only. */
+const WORDLESS_COLUMN0 = new Uint8Array(65536);
+for (
+  const text of [
+    "✕",
+    "✗",
+    "✖",
+    "●",
+    "⚠",
+    "×",
+    "-->",
+    'File "',
+    "not ok",
+    "npm ERR!",
+    "ERR_PNPM_",
+    "*** ",
+    "* What",
+    "make",
+    "gmake",
+    "Caused by",
+    "FATAL",
+    "CRITICAL",
+    "fatal",
+    "Fatal",
+  ]
+) {
+  const bytes = bytesOf(text);
+  WORDLESS_LEADS[bytes[0] << 8 | bytes[1]] = 1;
+}
+for (const text of ["e:", "w:", "E "]) {
+  const bytes = bytesOf(text);
+  WORDLESS_COLUMN0[bytes[0] << 8 | bytes[1]] = 1;
+}
+
+/**
+ * True when the line `bytes[start, end)` may be a diagnostic form without
+ * a marker word or a {@link DIAGNOSTIC_ANCHORS} word: its first two
+ * non-blank bytes may lead one (`✕ ✗ ✖ ● ⚠ ×`, `-->`, `File "`, `not ok`,
+ * `npm ERR!`, `ERR_PNPM_`, `make: ***`, `* What went wrong`, `Caused by`,
+ * `FATAL`, `fatal:`), or its column 0 is `e:`, `w:` or `E ` (Kotlin's
+ * `e: …`, pytest's `E   …`). A line with none of those words for which
+ * this is false is never one.
+ */
+export function mayLeadForm(bytes: Uint8Array, start: number, end: number): boolean {
+  const lead = skipBlanks(bytes, start, Math.min(end, start + DIAGNOSTIC_WINDOW_BYTES));
+  if (lead + 1 >= end) return false;
+  const pair = bytes[lead] << 8 | bytes[lead + 1];
+  return WORDLESS_LEADS[pair] === 1 || (lead === start && WORDLESS_COLUMN0[pair] === 1);
 }
 
 const PASSED = bytesOf(" PASSED");

@@ -53,14 +53,17 @@ import {
   diagnosticForm,
   FAILURE_DIAGNOSTIC,
   isQuietMarkerLine,
+  mayLeadForm,
   NOT_DIAGNOSTIC,
   WARNING_DIAGNOSTIC,
 } from "./diagnostics.ts";
 export { EXACT_FORM_WORDS, FOLDED_FORM_WORDS } from "./_form_screen.ts";
 export {
+  DIAGNOSTIC_ANCHORS,
   diagnosticForm,
   FAILURE_DIAGNOSTIC,
   isQuietMarkerLine,
+  mayLeadForm,
   NOT_DIAGNOSTIC,
   WARNING_DIAGNOSTIC,
 } from "./diagnostics.ts";
@@ -470,15 +473,19 @@ export function formFlagsOfText(text: string): number {
 }
 
 /**
- * {@link classifyLine} of a line in which no word of {@link MARKER_WORDS}
- * or `FOLDED_FORM_WORDS` occurs in any case, and none of
- * `EXACT_FORM_WORDS` as written (the caller has searched for them): its
- * passing mark, its diagnostic form (`x.go:3:4: …`, `✕ …`, `npm ERR!`) and
- * its anchored notice and summary forms, without a marker scan of its bytes.
+ * {@link classifyLine} of a line in which no word of {@link MARKER_WORDS},
+ * `FOLDED_FORM_WORDS` or `DIAGNOSTIC_ANCHORS` occurs in any case, and none
+ * of `EXACT_FORM_WORDS` as written (the caller has searched for them): its
+ * passing mark, its lead diagnostic form (`✕ …`, `e: …`, only when
+ * `mayLeadForm`) and its anchored notice and summary forms, without a scan
+ * of its bytes.
  */
 export function classifyUnmarkedLine(bytes: Uint8Array, start: number, end: number): number {
   if (isPassingLine(bytes, start, end)) return Evidence.Passing | forms(bytes, start, end, 0);
-  return diagnosticEvidence(bytes, start, end, NO_MARKER, true) | forms(bytes, start, end, 0);
+  const diagnostic = mayLeadForm(bytes, start, end)
+    ? diagnosticEvidence(bytes, start, end, NO_MARKER, true)
+    : Evidence.None;
+  return diagnostic | forms(bytes, start, end, 0);
 }
 
 const encoder = new TextEncoder();

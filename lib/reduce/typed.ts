@@ -58,11 +58,13 @@ import { FIXED_STATE_BYTES, streamEnvelope } from "./budget.ts";
 import {
   classifyLine,
   classifyUnmarkedLine,
+  DIAGNOSTIC_ANCHORS,
   diagnosticForm,
   Evidence,
   FAILURE_DIAGNOSTIC,
   isPassingLine,
   MANDATORY,
+  mayLeadForm,
   NOT_DIAGNOSTIC,
 } from "./evidence.ts";
 import { omittedDiagnosticsNote } from "./diagnostics.ts";
@@ -194,7 +196,12 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     // lines are scanned whole, and the chunk search looks for marker words alone.
     this._formsSearched = family.rowsOnly !== true;
     this._readsPassing = family.readsPassing === true;
-    this._candidates = new WordCandidates(family.words, this._formsSearched);
+    // The diagnostic anchors join the search: a line without them or a marker is a diagnostic
+    // only by a lead form (`mayLeadForm`).
+    this._candidates = new WordCandidates(
+      [...(family.words ?? []), ...DIAGNOSTIC_ANCHORS],
+      this._formsSearched,
+    );
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;
     this._lineBytes = env.lineBytes;
@@ -321,7 +328,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     if (role === Role.Row) {
       // A row is a diagnostic by its form alone (`grep "error TS"` over tsc's output), never
       // for a word of the code or name it quotes.
-      const diagnostic = diagnosticForm(b, start, end);
+      const diagnostic = words || mayLeadForm(b, start, end)
+        ? diagnosticForm(b, start, end)
+        : NOT_DIAGNOSTIC;
       this._row(b, start, end, ending, dropped, index);
       this._terms?.offer(b, start, end, ending, dropped, index);
       if (diagnostic !== NOT_DIAGNOSTIC) {
