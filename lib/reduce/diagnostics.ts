@@ -198,31 +198,46 @@ interface Lead {
   /** 0: a prefix; 1: any case, then one of `delimiters`; 2: as written, then a blank, `:` or the end; 3: column 0, more after. */
   readonly kind: number;
   readonly delimiters: string;
+  /** True when the form holds a marker word: only such forms count after a location. */
+  readonly marked: boolean;
+}
+
+const MARKED = /error|fail|panic|warn|traceback|exception|assert/i;
+const decoder = new TextDecoder();
+/** A {@link Lead} of `bytes`. */
+function lead(bytes: Uint8Array, strength: number, kind: number, delimiters = ""): Lead {
+  return { bytes, strength, kind, delimiters, marked: MARKED.test(decoder.decode(bytes)) };
 }
 
 /** The lead forms by their first byte (both cases for the folded ones). */
 const LEADS: Lead[][] = Array.from({ length: 256 }, () => []);
 for (const [bytes, strength, delimiters] of FOLDED_LEADS) {
-  const lead: Lead = { bytes, strength, kind: 1, delimiters };
-  LEADS[bytes[0]].push(lead);
-  LEADS[bytes[0] - 0x20].push(lead);
+  const folded = lead(bytes, strength, 1, delimiters);
+  LEADS[bytes[0]].push(folded);
+  LEADS[bytes[0] - 0x20].push(folded);
 }
-for (const [bytes, strength] of EXACT_LEADS) {
-  LEADS[bytes[0]].push({ bytes, strength, kind: 2, delimiters: "" });
-}
-for (const [bytes, strength] of PREFIX_LEADS) {
-  LEADS[bytes[0]].push({ bytes, strength, kind: 0, delimiters: "" });
-}
-for (const [bytes, strength] of COLUMN0_LEADS) {
-  LEADS[bytes[0]].push({ bytes, strength, kind: 3, delimiters: "" });
-}
+for (const [bytes, strength] of EXACT_LEADS) LEADS[bytes[0]].push(lead(bytes, strength, 2));
+for (const [bytes, strength] of PREFIX_LEADS) LEADS[bytes[0]].push(lead(bytes, strength, 0));
+for (const [bytes, strength] of COLUMN0_LEADS) LEADS[bytes[0]].push(lead(bytes, strength, 3));
 
-/** The strength of the lead form at `at` (see the module contract), or 0. */
-function wordLead(bytes: Uint8Array, at: number, end: number, column0: boolean): number {
+/**
+ * The strength of the lead form at `at` (see the module contract), or 0;
+ * after a location (`located`), only a form that holds a marker word (or
+ * an exception name), so the word-less ones are only ever lead forms
+ * (`mayLeadForm`).
+ */
+function wordLead(
+  bytes: Uint8Array,
+  at: number,
+  end: number,
+  column0: boolean,
+  located = false,
+): number {
   const b = byteAt(bytes, at, end);
   const leads = LEADS[b];
   for (let l = 0; l < leads.length; l++) {
-    const { bytes: text, strength, kind, delimiters } = leads[l];
+    const { bytes: text, strength, kind, delimiters, marked } = leads[l];
+    if (located && !marked) continue;
     const next = at + text.length;
     if (kind === 1) {
       if (
@@ -238,6 +253,7 @@ function wordLead(bytes: Uint8Array, at: number, end: number, column0: boolean):
     } // Kotlin's `e: …`, yarn's `error Message`, pytest's `E   assert …`: column 0 only.
     else if (column0 && next < end) return strength;
   }
+  if (located) return exceptionName(bytes, at, end);
   if (b === 0xe2 && has(bytes, at, end, BULLET)) {
     return has(bytes, at, end, CONSOLE) ? NOT_DIAGNOSTIC : FAILURE_DIAGNOSTIC;
   }
@@ -432,7 +448,7 @@ export function diagnosticForm(bytes: Uint8Array, start: number, end: number): n
     if (message === -1) continue;
     locations++;
     if (message >= stop) return NOT_DIAGNOSTIC;
-    const after = wordLead(bytes, message, stop, false);
+    const after = wordLead(bytes, message, stop, false, true);
     if (after !== NOT_DIAGNOSTIC) return after;
     if (goPath(bytes, lead, i) && columnAt(bytes, i, stop)) return FAILURE_DIAGNOSTIC;
     i = message - 1;
