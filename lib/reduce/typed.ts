@@ -14,7 +14,11 @@
  *    policy's `maxOutputBytes` and the input is still buffered, the exact
  *    input is kept; otherwise the ones that fit are kept and the rest
  *    counted);
- * 2. diagnostics (failures first, then warnings) with the lines right
+ * 2. diagnostics, as the one classifier (`diagnostics.ts`) calls them
+ *    (failures first, then warnings): on a data row (a grep match, a list
+ *    entry) and a data family's noise and structure only a tool's
+ *    diagnostic form counts (`file(1,2): error TS2322` from `npx tsc | grep
+ *    "error TS"` is kept, `export class ParseError` is not); with the lines right
  *    after a failure as bounded context, shown only under that failure (the
  *    context of a failure that is not kept is dropped, never shown as
  *    fill), exact duplicates once with a count (a family's heading, such as
@@ -37,9 +41,10 @@
  * `… | tail` without pipefail), a failure shown anywhere in the text, data
  * kinds included, selects the failure budget; without one the success
  * budget applies (the failure policy's limits stay: they are the rule's
- * only ones). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
- * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every line
- * with a diagnostic marker that is not shown is counted in one line
+ * only ones). A data row of a failure form selects the failure budget too.
+ * On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
+ * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every
+ * diagnostic line that is not shown is counted in one line
  * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
  * ends with the shared omission marker; the minimum-savings gate and the
  * hard `maxOutputBytes` limit are the shared ones.
