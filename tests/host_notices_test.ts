@@ -8,27 +8,38 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { classifyLine, Evidence } from "../lib/reduce/evidence.ts";
+import { classifyLine, Evidence, hostNoticeSpans } from "../lib/reduce/evidence.ts";
 import { keepsHostNotices } from "../lib/shell/finished_result.ts";
 import { concatBytes } from "./_bytes.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** The implementation `keepsHostNotices` replaced: a regex pass over every line. */
+/**
+ * The implementation `keepsHostNotices` replaced, a pass over every line:
+ * a line's notice texts found anywhere in it (`hostNoticeSpans`) must occur
+ * in the output; a notice line without such a text (`classifyLine`'s
+ * `HostNotice`, e.g. `[Showing lines …]`) must be a line of it.
+ */
 function keepsHostNoticesByLine(input: Uint8Array, output: Uint8Array): boolean {
-  const notices: string[] = [];
+  const text = decoder.decode(output);
+  const lines = new Set(text.split("\n"));
   for (let at = 0; at < input.length;) {
     const lf = input.indexOf(10, at);
     const end = lf === -1 ? input.length : lf;
-    if (classifyLine(input, at, end) & Evidence.HostNotice) {
-      notices.push(decoder.decode(input.subarray(at, end)));
+    const spans = hostNoticeSpans(input, at, end);
+    for (let s = 0; s < spans.length; s += 2) {
+      if (!text.includes(decoder.decode(input.subarray(spans[s], spans[s + 1])))) return false;
+    }
+    if (
+      spans.length === 0 && (classifyLine(input, at, end) & Evidence.HostNotice) !== 0 &&
+      !lines.has(decoder.decode(input.subarray(at, end)))
+    ) {
+      return false;
     }
     at = end + 1;
   }
-  if (notices.length === 0) return true;
-  const lines = new Set(decoder.decode(output).split("\n"));
-  return notices.every((notice) => lines.has(notice));
+  return true;
 }
 
 const FRAGMENTS = [
@@ -38,6 +49,8 @@ const FRAGMENTS = [
   "[12 lines truncate]",
   "....stripped due to length....",
   "STRIPPED DUE TO LENGTH",
+  "... [2,048 characters truncated] ...",
+  "\u2026120 tokens truncated\u2026",
   "<persisted-output>",
   "</Persisted-Output>",
   "<persisted-output",
@@ -112,4 +125,17 @@ Deno.test("keepsHostNotices: a dropped notice is found, a kept one passes", () =
   assert.equal(keepsHostNotices(input, encoder.encode("a\nb\n")), false);
   assert.equal(keepsHostNotices(input, encoder.encode("x\n... [120 lines truncated] ...\n")), true);
   assert.equal(keepsHostNotices(encoder.encode("no notice here\n"), new Uint8Array()), true);
+});
+
+Deno.test("keepsHostNotices: a notice at the end or in the middle of a long line is found anywhere", () => {
+  const long = "x".repeat(7_500);
+  for (const notice of ["....stripped due to length....", "... [9,000 characters truncated] ..."]) {
+    for (const input of [long + notice + "\n", long + notice + long + "\n"]) {
+      const bytes = encoder.encode(input);
+      // The notice lies beyond the 1 KiB window the line classifier reads.
+      assert.equal(classifyLine(bytes, 0, bytes.length - 1) & Evidence.HostNotice, 0);
+      assert.equal(keepsHostNotices(bytes, encoder.encode(long.slice(0, 512) + "\n")), false);
+      assert.equal(keepsHostNotices(bytes, encoder.encode("x…[yarp: …]" + notice + "\n")), true);
+    }
+  }
 });

@@ -11,6 +11,8 @@ import {
   classifyLine,
   classifyText,
   classifyUnmarkedLine,
+  DIAGNOSTIC_ANCHORS,
+  diagnosticForm,
   Evidence,
   EXACT_FORM_WORDS,
   FOLDED_FORM_WORDS,
@@ -19,8 +21,10 @@ import {
   hasDiagnosticMarker,
   isDiagnosticText,
   isPassingLine,
+  isQuietMarkerLine,
   MANDATORY,
   MARKER_WORDS,
+  NOT_DIAGNOSTIC,
   NOTICE_WINDOW_BYTES,
 } from "../lib/reduce/evidence.ts";
 import { trieAlternation, WordCandidates } from "../lib/reduce/_word_candidates.ts";
@@ -221,7 +225,20 @@ Deno.test("the diagnostic marker agrees with its regular-expression definition",
   fc.assert(
     fc.property(fc.array(pieces, { maxLength: 12 }), (parts) => {
       const line = parts.join("");
-      assert.equal(isDiagnosticText(line), reference(line), JSON.stringify(line));
+      const bytes = enc.encode(line);
+      const marked = hasDiagnosticMarker(bytes, 0, bytes.length) &&
+        !isPassingLine(bytes, 0, bytes.length);
+      assert.equal(marked, reference(line), JSON.stringify(line));
+      // The classifier: a marked line unless a known false positive, or a line of a diagnostic
+      // form (which holds a marker or is one of the word-less forms).
+      const quiet = isQuietMarkerLine(bytes, 0, bytes.length);
+      const form = diagnosticForm(bytes, 0, bytes.length) !== NOT_DIAGNOSTIC;
+      const passing = isPassingLine(bytes, 0, bytes.length);
+      assert.equal(
+        isDiagnosticText(line),
+        !passing && (form || (marked && !quiet)),
+        JSON.stringify(line),
+      );
     }),
     { numRuns: 3000 },
   );
@@ -262,7 +279,9 @@ Deno.test("notice and summary forms are read only within the notice window", () 
 Deno.test("warnings alone are diagnostics without the failure flag", () => {
   assert.equal(classifyText("npm warn deprecated x") & (Evidence.Diagnostic | Evidence.Failure), 4);
   assert.equal(classifyText("DeprecationWarning: y") & Evidence.Failure, 0);
-  assert.equal(classifyText("warning: error later") & Evidence.Failure, Evidence.Failure);
+  // The form decides: a warning that mentions an error is a warning.
+  assert.equal(classifyText("warning: error later") & Evidence.Failure, 0);
+  assert.equal(classifyText("warned of an error later") & Evidence.Failure, Evidence.Failure);
   assert.equal(classifyText("src/a.c:1: error: x") & Evidence.Failure, Evidence.Failure);
 });
 
@@ -353,7 +372,7 @@ Deno.test("the form screen never hides a match of the form expressions (property
 });
 
 Deno.test("a line with no marker or form word classifies the same unscanned (property)", () => {
-  const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS];
+  const folded = [...MARKER_WORDS, ...FOLDED_FORM_WORDS, ...DIAGNOSTIC_ANCHORS];
   const holdsWord = (line: string) =>
     folded.some((w) => line.toLowerCase().includes(w)) ||
     EXACT_FORM_WORDS.some((w) => line.includes(w));

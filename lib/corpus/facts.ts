@@ -4,12 +4,15 @@
  * the ANSI-stripped visible text; a fact is always a literal substring of
  * one original line, so "kept" means the reduced text still contains it.
  *
- * - A diagnostic line carries an error, fail, panic, warning, traceback,
- *   exception or assertion marker: one of those words starting a word (any
- *   case: `Error:`, `FAILED`, `warning:`, `AssertionError`) or ending a
- *   camel-case name (`TypeError`, `IOException`). Identifiers that merely
- *   contain one (`_assertStatus`) and passing-test lines (`✓ …`, `ok …`,
- *   `PASS …`, whose names often say "error") are not. Kept means
+ * - A diagnostic line is what the reducers' one classifier calls one
+ *   (`reduce/diagnostics.ts`): a tool's diagnostic form (`file(1,2): error
+ *   TS2322`, `error[E0308]:`, `x.go:3:4: …`, `✕ …`, `npm ERR!`, …), or a
+ *   line carrying an error, fail, panic, warning, traceback, exception or
+ *   assertion marker (one of those words starting a word, any case, or
+ *   ending a camel-case name) that is not a passing-test line (`✓ …`,
+ *   `ok …`, `PASS …`, `test_x PASSED`, `… ... ok`), a zero-failure total
+ *   (`Failures: 0, Errors: 0`, `0 failed`), a DEBUG or TRACE log line or a
+ *   cmake probe (`-- Looking for … - not found`). Kept means
  *   the same line (trailing white space ignored) is still a line of the
  *   reduced text, counted as a multiset; a kept line followed by the
  *   reducers' `[yarp: the line above appears N times]` counts N times.
@@ -111,9 +114,9 @@ export function readableLines(bytes: Uint8Array): string[] {
 }
 
 /**
- * True when `line` carries a diagnostic marker and is not a passing-test
- * line: the reducers' own classifier (`reduce/evidence.ts`), so what the
- * corpus counts is what the reducers keep.
+ * True when `line` is a diagnostic line by the reducers' own classifier
+ * (`reduce/evidence.ts`, `reduce/diagnostics.ts`), so what the corpus
+ * counts is what the reducers keep.
  */
 export const isDiagnosticLine: (line: string) => boolean = isDiagnosticText;
 

@@ -16,13 +16,19 @@
  * - {@link Evidence.Outcome}: an exit, signal or timeout notice
  *   (`Command exited with code 2`, `Command timed out after 120 seconds`,
  *   `Exit code 1`, `exit status 2`, `Segmentation fault (core dumped)`, `Killed`).
- * - {@link Evidence.Diagnostic}: an error, fail, panic, warning, traceback,
- *   exception or assertion marker: one of those words starting a word (any
- *   case: `Error:`, `FAILED`, `warning:`, `AssertionError`) or ending a
- *   camel-case name (`TypeError`, `IOException`, `DeprecationWarning`), on a
- *   line that is not a passing-test line. Identifiers that merely contain
- *   one (`_assertStatus`) are not.
- *   {@link Evidence.Failure} is set with it unless every marker is a warning.
+ * - {@link Evidence.Diagnostic}: a diagnostic line by the one classifier
+ *   (`diagnostics.ts`): a tool's diagnostic form (`file(1,2): error TS2322`,
+ *   `error[E0308]:`, `main.c:3:9: error:`, `x.go:3:4: …`, `[ERROR]`, `✕ …`,
+ *   `npm ERR!`, `make: *** …`, a traceback, …), or, on free text, an error,
+ *   fail, panic, warning, traceback, exception or assertion marker: one of
+ *   those words starting a word (any case: `Error:`, `FAILED`, `warning:`,
+ *   `AssertionError`) or ending a camel-case name (`TypeError`,
+ *   `IOException`, `DeprecationWarning`), on a line that is neither a
+ *   passing-test line nor a known false positive (a zero-failure total, a
+ *   DEBUG or TRACE line, a cmake probe). Identifiers that merely contain
+ *   one (`_assertStatus`) are not. With `formOnly` (data rows and the data
+ *   families' lines) only the forms count.
+ *   {@link Evidence.Failure} is set with it unless it is only a warning.
  * - {@link Evidence.Passing}: a passing-test line (`✓ …`, `✔ …`, `√ …`, `ok …`,
  *   `PASS …` after leading white space, go's `--- PASS: …` and `--- SKIP: …`,
  *   Surefire's per-class `Tests run: 3, Failures: 0, Errors: 0, …, Time
@@ -43,7 +49,24 @@
  * @module
  */
 import { formWordAt, isFormWordLead, mayHoldForm } from "./_form_screen.ts";
+import {
+  diagnosticForm,
+  FAILURE_DIAGNOSTIC,
+  isQuietMarkerLine,
+  mayLeadForm,
+  NOT_DIAGNOSTIC,
+  WARNING_DIAGNOSTIC,
+} from "./diagnostics.ts";
 export { EXACT_FORM_WORDS, FOLDED_FORM_WORDS } from "./_form_screen.ts";
+export {
+  DIAGNOSTIC_ANCHORS,
+  diagnosticForm,
+  FAILURE_DIAGNOSTIC,
+  isQuietMarkerLine,
+  mayLeadForm,
+  NOT_DIAGNOSTIC,
+  WARNING_DIAGNOSTIC,
+} from "./diagnostics.ts";
 
 /** Evidence flags of one line; combine with `|`, test with `&`. */
 export const Evidence = {
@@ -70,7 +93,54 @@ export const MANDATORY = Evidence.HostNotice | Evidence.Outcome;
 export const NOTICE_WINDOW_BYTES = 1024;
 
 const HOST_NOTICE =
-  /\[\d[\d,]* (?:more )?lines? truncated\]|stripped due to length|<\/?persisted-output>|^\s*\[Showing (?:lines \d+-\d+ of \d+|last [\d.]+\s?[KMG]?B of line \d+)|\(\d+(?:\.\d+)?\s?[KMG]B limit\)|^\[yarp: |Output too large|output (?:was )?truncated/i;
+  /\[\d[\d,]* (?:more )?(?:lines?|characters?|chars|tokens?) truncated\]|\d[\d,]* (?:tokens?|chars|characters) truncated|stripped due to length|<\/?persisted-output>|^\s*\[Showing (?:lines \d+-\d+ of \d+|last [\d.]+\s?[KMG]?B of line \d+)|\(\d+(?:\.\d+)?\s?[KMG]B limit\)|^\[yarp: |Output too large|output (?:was )?truncated/i;
+
+/**
+ * The notice forms that may sit anywhere in a line (not only at its start),
+ * with the dots or ellipses around them, over a latin1 decoding (one
+ * character per byte, so a match's indices are byte offsets).
+ */
+const NOTICE_SPAN =
+  /(?:\.{2,}|\xe2\x80\xa6)?\s?\[\d[\d,]* (?:more )?(?:lines?|characters?|chars|tokens?) truncated\]\s?(?:\.{2,}|\xe2\x80\xa6)?|(?:\xe2\x80\xa6|\.{2,})?\d[\d,]* (?:tokens?|chars|characters) truncated(?:\xe2\x80\xa6|\.{2,})?|\.*stripped due to length\.*|<\/?persisted-output>|\(\d+(?:\.\d+)?\s?[KMG]B limit\)|Output too large|output (?:was )?truncated/gi;
+
+/** Bytes at the start of a notice-span search: the anchors of {@link NOTICE_SPAN}, lower case. */
+const SPAN_ANCHORS = [
+  "truncated",
+  "stripped due to length",
+  "persisted-output>",
+  "b limit)",
+  "output too large",
+];
+
+const latin1 = new TextDecoder("latin1");
+
+/**
+ * The byte ranges `[from, to)` (flat pairs, in order) of the host notices
+ * that may sit anywhere in the line `bytes[start, end)`, however long:
+ * `....stripped due to length....` at the end of an 8 KB line, `... [N
+ * characters truncated] ...` in its middle, `<persisted-output>`, `(30KB
+ * limit)`, `Output too large`. What a reducer that cuts the line must still
+ * show, byte for byte. Work: one lower-casing pass over the line, and a
+ * regular expression only when an anchor word is present.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { hostNoticeSpans } from "./evidence.ts";
+ * const line = new TextEncoder().encode("x".repeat(8000) + "....stripped due to length....");
+ * deepEqual(hostNoticeSpans(line, 0, line.length), [8000, 8030]);
+ * ```
+ */
+export function hostNoticeSpans(bytes: Uint8Array, start: number, end: number): number[] {
+  const text = latin1.decode(bytes.subarray(start, end));
+  const lower = text.toLowerCase();
+  if (!SPAN_ANCHORS.some((anchor) => lower.includes(anchor))) return [];
+  const spans: number[] = [];
+  for (const match of text.matchAll(NOTICE_SPAN)) {
+    spans.push(start + match.index, start + match.index + match[0].length);
+  }
+  return spans;
+}
 
 const OUTCOME =
   /^\s*(?:Command (?:exited with code -?\d+|timed out after|aborted)|Exit code:? -?\d+|exit (?:status|code) -?\d+\s*$|Process (?:exited|finished|terminated) with (?:exit )?code|Segmentation fault|Killed\s*$|Terminated\s*$|Aborted(?: \(core dumped\))?\s*$|Bus error|timeout: |error: process didn't exit successfully|The command .* exited with code|Error: Process completed with exit code)/;
@@ -327,12 +397,30 @@ const decoder = new TextDecoder();
  */
 export function markerFlags(bytes: Uint8Array, start: number, end: number): number {
   if (isPassingLine(bytes, start, end)) return Evidence.Passing;
-  return markerEvidence(diagnosticMarker(bytes, start, end));
+  return diagnosticEvidence(bytes, start, end, diagnosticMarker(bytes, start, end), false);
 }
 
-function markerEvidence(marker: number): number {
-  if (marker === FAILURE_MARKER) return Evidence.Diagnostic | Evidence.Failure;
-  return marker === WARNING_MARKER ? Evidence.Diagnostic : Evidence.None;
+/**
+ * The diagnostic flags of a line that is not a passing-test line, given
+ * its `marker` ({@link diagnosticMarker}): its form's strength, else (unless
+ * `formOnly`) the marker's when the line is no known false positive.
+ */
+function diagnosticEvidence(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  marker: number,
+  formOnly: boolean,
+): number {
+  let strength = diagnosticForm(bytes, start, end);
+  if (
+    strength === NOT_DIAGNOSTIC && !formOnly && marker !== NO_MARKER &&
+    !isQuietMarkerLine(bytes, start, end)
+  ) {
+    strength = marker === FAILURE_MARKER ? FAILURE_DIAGNOSTIC : WARNING_DIAGNOSTIC;
+  }
+  if (strength === FAILURE_DIAGNOSTIC) return Evidence.Diagnostic | Evidence.Failure;
+  return strength === WARNING_DIAGNOSTIC ? Evidence.Diagnostic : Evidence.None;
 }
 
 /**
@@ -356,12 +444,19 @@ function forms(bytes: Uint8Array, start: number, end: number, words: number): nu
 /**
  * The {@link Evidence} flags of the line `bytes[start, end)` (its content,
  * without the line ending): {@link markerFlags} | {@link formFlags}, in one
- * scan of the line's bytes (and a decode only for a possible form).
+ * scan of the line's bytes (and a decode only for a possible form). With
+ * `formOnly` (a data family's line), only a diagnostic form makes it
+ * {@link Evidence.Diagnostic}, never a marker word alone.
  */
-export function classifyLine(bytes: Uint8Array, start: number, end: number): number {
+export function classifyLine(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  formOnly = false,
+): number {
   if (isPassingLine(bytes, start, end)) return Evidence.Passing | formFlags(bytes, start, end);
   const found = scan(bytes, start, end, true);
-  return markerEvidence(found & MARKER_BITS) |
+  return diagnosticEvidence(bytes, start, end, found & MARKER_BITS, formOnly) |
     forms(bytes, start, end, (found & FORM_WORD) !== 0 ? 1 : 0);
 }
 
@@ -378,15 +473,19 @@ export function formFlagsOfText(text: string): number {
 }
 
 /**
- * {@link classifyLine} of a line in which no word of {@link MARKER_WORDS}
- * or `FOLDED_FORM_WORDS` occurs in any case, and none of
- * `EXACT_FORM_WORDS` as written (the caller has searched for them): its
- * passing mark and its anchored notice and summary forms, without a scan
+ * {@link classifyLine} of a line in which no word of {@link MARKER_WORDS},
+ * `FOLDED_FORM_WORDS` or `DIAGNOSTIC_ANCHORS` occurs in any case, and none
+ * of `EXACT_FORM_WORDS` as written (the caller has searched for them): its
+ * passing mark, its lead diagnostic form (`✕ …`, `e: …`, only when
+ * `mayLeadForm`) and its anchored notice and summary forms, without a scan
  * of its bytes.
  */
 export function classifyUnmarkedLine(bytes: Uint8Array, start: number, end: number): number {
-  const passing = isPassingLine(bytes, start, end) ? Evidence.Passing : Evidence.None;
-  return passing | forms(bytes, start, end, 0);
+  if (isPassingLine(bytes, start, end)) return Evidence.Passing | forms(bytes, start, end, 0);
+  const diagnostic = mayLeadForm(bytes, start, end)
+    ? diagnosticEvidence(bytes, start, end, NO_MARKER, true)
+    : Evidence.None;
+  return diagnostic | forms(bytes, start, end, 0);
 }
 
 const encoder = new TextEncoder();
@@ -405,10 +504,11 @@ export function classifyText(line: string): number {
 }
 
 /**
- * True when the text `line` carries a diagnostic marker and is not a
- * passing-test line: the corpus metrics' "diagnostic line".
+ * True when the text `line` is a diagnostic line by the one classifier
+ * ({@link Evidence.Diagnostic} of {@link markerFlags}): the corpus
+ * metrics' "diagnostic line".
  */
 export function isDiagnosticText(line: string): boolean {
   const length = encodeLine(line);
-  return !isPassingLine(scratch, 0, length) && hasDiagnosticMarker(scratch, 0, length);
+  return (markerFlags(scratch, 0, length) & Evidence.Diagnostic) !== 0;
 }

@@ -6,13 +6,19 @@
  *
  * - its first `headLines` and last `tailLines` lines;
  * - every line the evidence classifier (`evidence.ts`) marks mandatory (a
- *   host's truncation notice, an exit or timeout notice), without bound;
- * - the first `evidenceLines` other lines it marks diagnostic or summary, or
- *   that lead with a source location (`file.ext:LINE`, `File "…", line N`);
+ *   host's truncation notice, an exit or timeout notice), and every line
+ *   holding a host notice anywhere (`hostNoticeSpans`), without bound;
+ * - the first `evidenceLines` other lines the classifier calls diagnostics
+ *   (`diagnostics.ts`), then, in what budget is left, the first lines it
+ *   marks summary or that lead with a source location (`file.ext:LINE`,
+ *   `File "…", line N`);
  *
  * each cut to `maxLineBytes` (diagnostic and mandatory lines to
- * `maxEvidenceLineBytes`) with the shared truncation marker. A run of
- * omitted lines becomes one `[yarp: … N lines omitted …]` line, and the
+ * `maxEvidenceLineBytes`) with the shared truncation marker; a cut line
+ * keeps the text of every host notice in its cut part, each gap before and
+ * after it marked. A run of omitted lines becomes one `[yarp: … N lines
+ * omitted …]` line; diagnostics that did not fit are counted in one
+ * `[yarp: N omitted lines carry error or warning markers]` line; the
  * result ends with the shared omission marker naming the exact copy. The
  * result is used only when it is smaller than the input.
  *
@@ -21,14 +27,21 @@
  * marker. Work is one pass over the lines. Lines are classified after ANSI
  * escapes are removed; the kept bytes are the input's own.
  *
- * Known misses: diagnostics beyond `evidenceLines` are dropped (the marker
+ * Known misses: diagnostics beyond `evidenceLines` are dropped (the note
  * counts them, `yarp read` returns them); a context line around a
  * diagnostic is kept only when it is itself in the head or tail.
  *
  * @module
  */
 import { AnsiStripper } from "../bytes/ansi.ts";
-import { classifyLine, Evidence, MANDATORY } from "./evidence.ts";
+import {
+  classifyLine,
+  Evidence,
+  hostNoticeSpans,
+  MANDATORY,
+  NOTICE_WINDOW_BYTES,
+} from "./evidence.ts";
+import { omittedDiagnosticsNote } from "./diagnostics.ts";
 import { leadsWithLocation } from "./source_location.ts";
 import { formatCount, omissionMarker, truncationMarker } from "./marker.ts";
 import type { Recovery } from "./types.ts";
@@ -143,17 +156,34 @@ export function capOutput(
   const keep = new Uint8Array(count);
   for (let index = 0; index < Math.min(policy.headLines, count); index++) keep[index] = 1;
   for (let index = Math.max(0, count - policy.tailLines); index < count; index++) keep[index] = 1;
+  // Diagnostics first, then summaries and located lines, in the evidence budget.
+  const other: number[] = [];
   let evidence = 0;
+  let lostDiagnostics = 0;
   for (let index = 0; index < count; index++) {
-    const flags = flagsOf(input, starts[index], contentEnd(index));
-    if (flags & MANDATORY) keep[index] = 2;
-    else if (flags & (Evidence.Diagnostic | Evidence.Summary | LOCATION)) {
+    const start = starts[index];
+    const end = contentEnd(index);
+    const flags = flagsOf(input, start, end);
+    if (
+      (flags & MANDATORY) ||
+      (end - start > NOTICE_WINDOW_BYTES && hostNoticeSpans(input, start, end).length > 0)
+    ) {
+      keep[index] = 2;
+    } else if (flags & Evidence.Diagnostic) {
       if (keep[index] !== 0) keep[index] = 2;
       else if (evidence < policy.evidenceLines) {
         keep[index] = 2;
         evidence++;
-      }
+      } else lostDiagnostics++;
+    } else if (flags & (Evidence.Summary | LOCATION)) {
+      if (keep[index] !== 0) keep[index] = 2;
+      else other.push(index);
     }
+  }
+  for (const index of other) {
+    if (evidence === policy.evidenceLines) break;
+    keep[index] = 2;
+    evidence++;
   }
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -188,11 +218,26 @@ export function capOutput(
       continue;
     }
     truncated++;
-    const cut = charBoundary(input, start, start + limit);
+    // A host's notice in the cut part is shown as it is, each gap marked.
+    const spans = hostNoticeSpans(input, start, end);
+    let cut = charBoundary(input, start, start + limit);
+    for (let s = 0; s < spans.length; s += 2) if (spans[s + 1] > cut) cut = Math.min(cut, spans[s]);
     emit(input.subarray(start, cut));
-    emit(encoder.encode(`${truncationMarker(end - cut)}\n`));
+    let at = cut;
+    for (let s = 0; s < spans.length; s += 2) {
+      if (spans[s + 1] <= cut) continue;
+      if (spans[s] > at) emit(encoder.encode(truncationMarker(spans[s] - at)));
+      emit(input.subarray(spans[s], spans[s + 1]));
+      at = spans[s + 1];
+    }
+    emit(encoder.encode(`${at < end ? truncationMarker(end - at) : ""}\n`));
   }
   closeGap();
+  const note = omittedDiagnosticsNote(lostDiagnostics);
+  if (note !== "") {
+    if (size > 0 && parts[parts.length - 1].at(-1) !== LF) emit(encoder.encode("\n"));
+    emit(encoder.encode(note + "\n"));
+  }
   if (omitted === 0 && truncated === 0) return unchanged(count);
   if (size > 0 && parts[parts.length - 1].at(-1) !== LF) emit(encoder.encode("\n"));
   const marker = omissionMarker(

@@ -14,7 +14,11 @@
  *    policy's `maxOutputBytes` and the input is still buffered, the exact
  *    input is kept; otherwise the ones that fit are kept and the rest
  *    counted);
- * 2. diagnostics (failures first, then warnings) with the lines right
+ * 2. diagnostics, as the one classifier (`diagnostics.ts`) calls them
+ *    (failures first, then warnings): on a data row (a grep match, a list
+ *    entry) and a data family's noise and structure only a tool's
+ *    diagnostic form counts (`file(1,2): error TS2322` from `npx tsc | grep
+ *    "error TS"` is kept, `export class ParseError` is not); with the lines right
  *    after a failure as bounded context, shown only under that failure (the
  *    context of a failure that is not kept is dropped, never shown as
  *    fill), exact duplicates once with a count (a family's heading, such as
@@ -37,9 +41,10 @@
  * `… | tail` without pipefail), a failure shown anywhere in the text, data
  * kinds included, selects the failure budget; without one the success
  * budget applies (the failure policy's limits stay: they are the rule's
- * only ones). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
- * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every line
- * with a diagnostic marker that is not shown is counted in one line
+ * only ones). A data row of a failure form selects the failure budget too.
+ * On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
+ * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every
+ * diagnostic line that is not shown is counted in one line
  * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
  * ends with the shared omission marker; the minimum-savings gate and the
  * hard `maxOutputBytes` limit are the shared ones.
@@ -58,11 +63,16 @@ import { FIXED_STATE_BYTES, streamEnvelope } from "./budget.ts";
 import {
   classifyLine,
   classifyUnmarkedLine,
+  DIAGNOSTIC_ANCHORS,
+  diagnosticForm,
   Evidence,
+  FAILURE_DIAGNOSTIC,
   isPassingLine,
   MANDATORY,
-  markerFlags,
+  mayLeadForm,
+  NOT_DIAGNOSTIC,
 } from "./evidence.ts";
+import { omittedDiagnosticsNote } from "./diagnostics.ts";
 import { WordCandidates } from "./_word_candidates.ts";
 import {
   type Family,
@@ -107,6 +117,8 @@ const MARKS = Evidence.Passing | Evidence.Diagnostic | Evidence.Failure;
 /** Tags of records. */
 const TAG_LINE = 0;
 const TAG_CONTEXT = 1;
+/** A line the classifier calls a diagnostic: counted by the omitted-diagnostics note. */
+const TAG_DIAGNOSTIC = 2;
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -189,7 +201,14 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     // lines are scanned whole, and the chunk search looks for marker words alone.
     this._formsSearched = family.rowsOnly !== true;
     this._readsPassing = family.readsPassing === true;
-    this._candidates = new WordCandidates(family.words, this._formsSearched);
+    // The diagnostic anchors join the search of text families: a line without them or a
+    // marker is a diagnostic only by a lead form (`mayLeadForm`). Rows-only families leave
+    // them out (a search for `go:` costs them a quarter of their speed): a go location row
+    // without a marker word (`grep undefined` over go build's output) is then an ordinary row.
+    this._candidates = new WordCandidates(
+      this._formsSearched ? [...(family.words ?? []), ...DIAGNOSTIC_ANCHORS] : family.words,
+      this._formsSearched,
+    );
     const env = streamEnvelope(rule);
     this._rawLimit = env.rawBytes;
     this._lineBytes = env.lineBytes;
@@ -314,11 +333,18 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     );
     if (role === Role.Passed) return;
     if (role === Role.Row) {
-      if (words && (markerFlags(b, start, end) & Evidence.Diagnostic) !== 0) {
-        this._diagnosticLines++;
-      }
+      // A row is a diagnostic by its form alone (`grep "error TS"` over tsc's output), never
+      // for a word of the code or name it quotes.
+      const diagnostic = words || mayLeadForm(b, start, end)
+        ? diagnosticForm(b, start, end)
+        : NOT_DIAGNOSTIC;
       this._row(b, start, end, ending, dropped, index);
       this._terms?.offer(b, start, end, ending, dropped, index);
+      if (diagnostic !== NOT_DIAGNOSTIC) {
+        this._context = 0;
+        this._diagnostic(b, start, end, ending, dropped, index, diagnostic === FAILURE_DIAGNOSTIC);
+        return;
+      }
       if (
         this._family.headRows &&
         this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)
@@ -328,18 +354,14 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._fill(b, start, end, ending, dropped, index);
       return;
     }
+    // A data family's noise and structure quote data too (diff context, a path in a header):
+    // forms only; its other lines are the tool's own messages, read whole.
+    const formOnly = !this._family.textShowsFailure && role !== Role.Other;
     const flags = words || !this._formsSearched
-      ? classifyLine(b, start, end)
+      ? classifyLine(b, start, end, formOnly)
       : classifyUnmarkedLine(b, start, end);
     const marks = flags & MARKS;
     const forms = flags & ~MARKS;
-    if (
-      role === Role.Noise && !this._family.textShowsFailure &&
-      (marks & Evidence.Diagnostic) !== 0 && forms === 0
-    ) {
-      this._diagnosticLines++;
-      return;
-    }
     if ((forms & MANDATORY) !== 0) {
       if (!this._mandatory.add(b, start, end, ending, dropped, index, TAG_LINE)) {
         this._mandatoryLost++;
@@ -357,23 +379,26 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._headings = true;
       this._warnings.newScope();
     }
-    if (
-      (marks & Evidence.Diagnostic) !== 0 || role === Role.Failure || role === Role.Important ||
-      role === Role.Heading
-    ) {
-      if ((marks & Evidence.Diagnostic) !== 0) this._diagnosticLines++;
-      // A heading stays with the warnings it heads, whatever words its path holds.
-      const failure = role === Role.Failure ||
-        (role !== Role.Heading && (marks & Evidence.Failure) !== 0);
-      if (failure) {
-        if (this._family.textShowsFailure) this._failureText = true;
-        // The context of a failure that could not be kept goes too: shown as fill, it would
-        // read as another failure's.
-        const kept = this._failures.add(b, start, end, ending, dropped, index, TAG_LINE);
-        this._context = kept ? CONTEXT_LINES : -CONTEXT_LINES;
-      } else {
-        this._warnings.add(b, start, end, ending, dropped, index, TAG_LINE);
-      }
+    if ((marks & Evidence.Diagnostic) !== 0 && role !== Role.Heading) {
+      this._diagnostic(
+        b,
+        start,
+        end,
+        ending,
+        dropped,
+        index,
+        role === Role.Failure || (marks & Evidence.Failure) !== 0,
+      );
+      return;
+    }
+    if (role === Role.Failure) {
+      this._failure(b, start, end, ending, dropped, index, TAG_LINE);
+      return;
+    }
+    // A heading stays with the warnings it heads, whatever words its path holds: never a
+    // diagnostic itself.
+    if (role === Role.Important || role === Role.Heading) {
+      this._warnings.add(b, start, end, ending, dropped, index, TAG_LINE);
       return;
     }
     if (role === Role.Noise) return;
@@ -390,6 +415,38 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       if (this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)) return;
     }
     this._fill(b, start, end, ending, dropped, index);
+  }
+
+  /** Keeps a line the classifier calls a diagnostic: a failure (with its context) or a warning. */
+  private _diagnostic(
+    b: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    dropped: number,
+    index: number,
+    failure: boolean,
+  ): void {
+    this._diagnosticLines++;
+    if (failure) this._failure(b, start, end, ending, dropped, index, TAG_DIAGNOSTIC);
+    else this._warnings.add(b, start, end, ending, dropped, index, TAG_DIAGNOSTIC);
+  }
+
+  /** Keeps a failure line; the lines after it are its context, or dropped with it. */
+  private _failure(
+    b: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    dropped: number,
+    index: number,
+    tag: number,
+  ): void {
+    this._failureText = true;
+    // The context of a failure that could not be kept goes too: shown as fill, it would
+    // read as another failure's.
+    const kept = this._failures.add(b, start, end, ending, dropped, index, tag);
+    this._context = kept ? CONTEXT_LINES : -CONTEXT_LINES;
   }
 
   private _row(
@@ -453,7 +510,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       omittedBytes: this._inputBytes,
       truncatedLines: this._inputLines,
     }, recovery).length + 8 + eolBytes;
-    const diagnosticNote = this._diagnosticNote(this._diagnosticLines);
+    const diagnosticNote = omittedDiagnosticsNote(this._diagnosticLines);
     const reserve = worst + (diagnosticNote.length + eolBytes) + 16;
 
     const picks: Pick[] = [];
@@ -548,18 +605,13 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       const { store, slot } = p;
       keptSource += store.length[slot] + store.cut[slot] + store.ending[slot];
       if (p.shown < store.length[slot] || store.cut[slot] > 0) truncated++;
-      if (
-        (markerFlags(store.bytes, store.offset[slot], store.offset[slot] + store.length[slot]) &
-          Evidence.Diagnostic) !== 0
-      ) {
-        shownDiagnostics += store.count[slot];
-      }
+      if (store.tag[slot] === TAG_DIAGNOSTIC) shownDiagnostics += store.count[slot];
     }
     const omittedLines = this._inputLines - keptLines;
     if (omittedLines === 0 && truncated === 0 && !this._altered && this._raw !== null) {
       return this._unchanged();
     }
-    const note = this._diagnosticNote(this._diagnosticLines - shownDiagnostics);
+    const note = omittedDiagnosticsNote(this._diagnosticLines - shownDiagnostics);
     const marker = omissionMarker({
       keptLines,
       inputLines: this._inputLines,
@@ -619,12 +671,6 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     const raw = this._raw!;
     const bytes = this._rawUsed === 0 ? EMPTY : raw.slice(0, this._rawUsed);
     return unchangedStream(bytes, this._inputBytes, this._inputLines);
-  }
-
-  private _diagnosticNote(omitted: number): string {
-    if (omitted <= 0) return "";
-    const lines = omitted === 1 ? "line carries" : "lines carry";
-    return `[yarp: ${formatCount(omitted)} omitted ${lines} error or warning markers]`;
   }
 
   /** `[yarp: 1,204 matches in 31 files: src/a.ts 120 · src/b.ts 40 · … 29 more files]`, or "". */

@@ -17,7 +17,7 @@ import {
   planResult,
   type ResultPlan,
 } from "./plan.ts";
-import { Evidence, formFlags } from "../reduce/evidence.ts";
+import { Evidence, formFlags, hostNoticeSpans, NOTICE_WINDOW_BYTES } from "../reduce/evidence.ts";
 import { capOutput, DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
 import { largerThanPage, PageTally } from "../reduce/marker.ts";
 import type { Recovery } from "../reduce/types.ts";
@@ -89,22 +89,37 @@ const NOTICE_ANCHORS = [
 const decoder = new TextDecoder();
 
 /**
- * True when every host truncation notice line of `input` (evidence
- * `HostNotice`) is a line of `output` too. An input with none of
- * {@link NOTICE_ANCHORS} anywhere holds no notice: one native decode and
- * lower-casing decide it, and only otherwise are its lines classified.
- * `toLowerCase` never turns an ASCII letter into anything but its lower
- * case, and ASCII bytes decode to themselves whatever surrounds them, so the
- * test never misses a notice that the per-line window would find.
+ * True when every host truncation notice of `input` reaches `output`: the
+ * text of each notice that may sit anywhere in a line (`hostNoticeSpans`:
+ * `....stripped due to length....` at the end of an 8 KB line, `... [N
+ * characters truncated] ...` in its middle) occurs in `output`, and every
+ * other notice line (evidence `HostNotice`: `[Showing lines …]`, `[yarp: …`)
+ * is a line of `output`. An input with none of {@link NOTICE_ANCHORS}
+ * anywhere holds no notice: one native decode and lower-casing decide it,
+ * and only otherwise are its lines classified. `toLowerCase` never turns
+ * an ASCII letter into anything but its lower case, and ASCII bytes decode
+ * to themselves whatever surrounds them, so the test never misses a notice
+ * that the per-line window would find.
  */
 export function keepsHostNotices(input: Uint8Array, output: Uint8Array): boolean {
   const lower = decoder.decode(input).toLowerCase();
   if (!NOTICE_ANCHORS.some((anchor) => lower.includes(anchor))) return true;
+  let text: string | undefined;
   let lines: Set<string> | undefined;
   for (let at = 0; at < input.length;) {
     const lf = input.indexOf(LF, at);
     const end = lf === -1 ? input.length : lf;
-    if (formFlags(input, at, end) & Evidence.HostNotice) {
+    // A line within the notice window holds a notice only if its window does: the span
+    // search (a decode of the line) runs on those and on longer lines alone.
+    const window = formFlags(input, at, end) & Evidence.HostNotice;
+    const spans = window !== 0 || end - at > NOTICE_WINDOW_BYTES
+      ? hostNoticeSpans(input, at, end)
+      : [];
+    for (let s = 0; s < spans.length; s += 2) {
+      text ??= decoder.decode(output);
+      if (!text.includes(decoder.decode(input.subarray(spans[s], spans[s + 1])))) return false;
+    }
+    if (spans.length === 0 && window !== 0) {
       lines ??= new Set(decoder.decode(output).split("\n"));
       if (!lines.has(decoder.decode(input.subarray(at, end)))) return false;
     }

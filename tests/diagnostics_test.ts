@@ -1,0 +1,319 @@
+/**
+ * The one diagnostic classifier (lib/reduce/diagnostics.ts through
+ * evidence.ts) and what every reducer does with its lines: real forms of
+ * every toolchain recognised, the measure's false positives not; a
+ * pipeline ending in the agent's own filter over real tsc output keeps
+ * every error that fits; every diagnostic line of an input is in the
+ * output or counted as omitted (typed kinds and the global cap); a line
+ * cut for length keeps its host notice; the omitted-diagnostics note never
+ * fires on grep or ls rows.
+ */
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  classifyLine,
+  classifyText,
+  DIAGNOSTIC_ANCHORS,
+  diagnosticForm,
+  Evidence,
+  MARKER_WORDS,
+  mayLeadForm,
+} from "../lib/reduce/evidence.ts";
+import { capOutput, DEFAULT_OUTPUT_CAP } from "../lib/reduce/output_cap.ts";
+import { reduceFinishedResult } from "../lib/shell/finished_result.ts";
+import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
+import { loadShellParser } from "../lib/shell/mod.ts";
+import { createStreamReducer } from "../lib/reduce/mod.ts";
+import type { ReductionRule } from "../lib/rules/model.ts";
+
+const parser = await loadShellParser();
+const registry = createRuleRegistry([builtinRuleSource()]);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const COPY = { obtain: () => Promise.resolve({ id: "0123abcd" }) };
+
+const DIAGNOSTICS = [
+  "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+  "src/a.ts:3:5 - error TS2322: Type 'string' is not assignable to type 'number'.",
+  "error TS5023: Unknown compiler option 'x'.",
+  "error[E0308]: mismatched types",
+  "warning: unused variable: `x`",
+  "  --> src/main.rs:3:5",
+  "main.c:3:9: error: expected ';' before '}' token",
+  "main.c:3:9: fatal error: x.h: No such file or directory",
+  "./main.go:5:2: undefined: foo",
+  "[ERROR] /x/App.java:[3,5] cannot find symbol",
+  "App.java:3: error: cannot find symbol",
+  "e: file:///x/A.kt:3:5 Unresolved reference: foo",
+  "* What went wrong:",
+  "> Task :app:compileJava FAILED",
+  "  12:5  error  'x' is not defined  no-undef",
+  "  3:1  warning  Unexpected console statement  no-console",
+  "  × expected ',' but instead found ':'",
+  "  ⚠ eslint(no-unused-vars): Variable 'x' is declared but never used.",
+  "Traceback (most recent call last):",
+  '  File "/x/a.py", line 3, in <module>',
+  "ValueError: invalid literal for int() with base 10: 'x'",
+  "FAILED tests/test_a.py::test_x - assert 1 == 2",
+  "E       assert 1 == 2",
+  "  ✕ adds numbers (3 ms)",
+  "FAIL src/a.test.ts",
+  "not ok 1 - adds",
+  "(fail) adds [0.10ms]",
+  "npm ERR! code ELIFECYCLE",
+  " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  x@1.0.0 test: `vitest`",
+  "make: *** [Makefile:3: all] Error 1",
+  "make[2]: *** [sub] Error 2",
+  "CMake Error at CMakeLists.txt:3 (project):",
+  "--- FAIL: TestParse (0.00s)",
+  "thread 'main' panicked at src/main.rs:3:5:",
+  "java.lang.NullPointerException: x",
+  "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal",
+  "Uncaught TypeError: x is not a function",
+  "build.log:40:main.c:3:9: error: expected ';'",
+  "error Command failed with exit code 1.",
+];
+
+const FALSE_POSITIVES = [
+  "  ✓ handles error cases (3 ms)",
+  "ok 1 - parses error",
+  "PASS src/error.test.ts",
+  "--- PASS: TestParseError (0.00s)",
+  "tests/test_x.py::test_error PASSED                                [ 50%]",
+  "test_fail_case (t.T) ... ok",
+  "test tests::error_case ... ok",
+  "[INFO] Tests run: 5, Failures: 0, Errors: 0, Skipped: 0",
+  "Tests run: 5, Failures: 0, Errors: 0, Skipped: 0",
+  "5 passed, 0 failed",
+  "2024-01-01 10:00:00 DEBUG retrying after error",
+  "[DEBUG] error handler registered",
+  "TRACE error path taken",
+  "-- Looking for strerror_r - not found",
+  "-- Performing Test HAVE_FAIL_FLAG - Failed",
+];
+
+/** grep and ls rows whose words say error: data, never diagnostics by form. */
+const DATA_ROWS = [
+  "src/a.ts:12:export class ParseError extends Error {}",
+  "src/a.ts:3:export function assertOk(): void {}",
+  "src/errors.ts:10:  throw new TypeError('x');",
+  "-rw-r--r-- 1 root root  1234 Jan  1 12:00 error.log",
+  "lrwxrwxrwx 1 root root 12 Jan  1  2024 x86_64-linux-gnu-gcc-fail -> gcc",
+];
+
+Deno.test("the classifier recognises every toolchain's diagnostic form", () => {
+  for (const line of DIAGNOSTICS) {
+    assert.ok(classifyText(line) & Evidence.Diagnostic, line);
+    const bytes = encoder.encode(line);
+    assert.ok(diagnosticForm(bytes, 0, bytes.length) !== 0, `form: ${line}`);
+  }
+});
+
+Deno.test("the classifier does not fire on the measure's false positives or data rows", () => {
+  for (const line of FALSE_POSITIVES) {
+    assert.equal(classifyText(line) & Evidence.Diagnostic, 0, line);
+  }
+  for (const line of DATA_ROWS) {
+    const bytes = encoder.encode(line);
+    assert.equal(diagnosticForm(bytes, 0, bytes.length), 0, line);
+  }
+});
+
+Deno.test("npx tsc | grep 'error TS' over real tsc output keeps every error that fits", async () => {
+  const fixture = JSON.parse(
+    await Deno.readTextFile(new URL("../fixtures/build/tsc/failure.json", import.meta.url)),
+  );
+  const errors = (fixture.stdout as string).split("\n").filter((l) => l.includes("error TS"));
+  for (const count of [40, 120]) {
+    const lines = errors.slice(0, count);
+    const input = encoder.encode(lines.join("\n") + "\n");
+    const { output } = await reduceFinishedResult(
+      'npx tsc --noEmit 2>&1 | grep "error TS"',
+      input,
+      0,
+      parser,
+      registry,
+      COPY,
+    );
+    const text = decoder.decode(output);
+    const kept = lines.filter((l) => text.includes(l + "\n")).length;
+    const note = /\[yarp: ([\d,]+) omitted lines? carr/.exec(text);
+    const omitted = note === null ? 0 : Number(note[1].replaceAll(",", ""));
+    assert.equal(kept + omitted, lines.length, `${count}: ${kept} kept + ${omitted} counted`);
+    // 40 errors fit the failure budget whole.
+    if (input.length < 16_384) assert.equal(kept, lines.length);
+  }
+});
+
+Deno.test("grep -rn export and ls -la rows never raise the omitted-diagnostics note", async () => {
+  const grep = Array.from(
+    { length: 400 },
+    (_, i) => `src/m${i % 40}.ts:${i + 1}:export class Parse${i}Error extends Error {}`,
+  );
+  const ls = Array.from(
+    { length: 400 },
+    (_, i) => `-rwxr-xr-x 1 root root ${1000 + i} Jan  1  2024 tool-${i}-error-fail`,
+  );
+  for (
+    const [command, lines] of [["grep -rn export src", grep], ["ls -la /usr/bin", ls]] as const
+  ) {
+    const { output, report } = await reduceFinishedResult(
+      command,
+      encoder.encode(lines.join("\n") + "\n"),
+      0,
+      parser,
+      registry,
+      COPY,
+    );
+    assert.ok(report.changed, command);
+    assert.ok(!decoder.decode(output).includes("carry error or warning markers"), command);
+  }
+});
+
+const searchRule = registry.rules().find((r) => r.rule.id === "search/grep")!.rule as ReductionRule;
+
+/** A line of a grep-like output: a diagnostic form, a data row that says error, or plain. */
+const line = fc.oneof(
+  // Rows-only kinds do not search rows for `go:`: a go location without a marker word is a
+  // known miss there, so it is left out of these rows.
+  fc.constantFrom(...DIAGNOSTICS.filter((l) => !l.startsWith(" ") && !l.includes(".go:"))),
+  fc.constantFrom(...DATA_ROWS.slice(0, 3)),
+  fc.integer({ min: 0, max: 999 }).map((i) => `src/f${i}.ts:${i}:const value${i} = ${i};`),
+);
+
+/** Every diagnostic line of `input` is a line of `output`, or the note counts it. */
+function accounted(lines: readonly string[], output: string, isDiagnostic: (l: string) => boolean) {
+  const shown = new Map<string, number>();
+  const out = output.split("\n");
+  for (let i = 0; i < out.length; i++) {
+    const repeat = /^\[yarp: the line above appears ([\d,]+) times\]$/.exec(out[i + 1] ?? "");
+    const copies = repeat === null ? 1 : Number(repeat[1].replaceAll(",", ""));
+    shown.set(out[i], (shown.get(out[i]) ?? 0) + copies);
+  }
+  let missing = 0;
+  for (const l of lines) {
+    if (!isDiagnostic(l)) continue;
+    const left = shown.get(l) ?? 0;
+    if (left > 0) shown.set(l, left - 1);
+    else missing++;
+  }
+  const note = /\[yarp: ([\d,]+) omitted lines? carr/.exec(output);
+  return missing === (note === null ? 0 : Number(note[1].replaceAll(",", "")));
+}
+
+Deno.test("property: search kind, every diagnostic row is shown or counted as omitted", () => {
+  const isForm = (l: string) => {
+    const b = encoder.encode(l);
+    return diagnosticForm(b, 0, b.length) !== 0;
+  };
+  fc.assert(
+    fc.property(fc.array(line, { minLength: 1, maxLength: 600 }), fc.boolean(), (lines, ok) => {
+      const reducer = createStreamReducer(searchRule);
+      reducer.push(encoder.encode(lines.join("\n") + "\n"));
+      const out = reducer.finish({ code: ok ? 0 : 1 }, { kind: "none" });
+      const text = decoder.decode(out.bytes);
+      if (!out.changed) return;
+      assert.ok(accounted(lines, text, isForm), text.slice(-300));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+Deno.test("property: the cap shows every diagnostic line or counts it as omitted", () => {
+  const isDiagnostic = (l: string) => (classifyText(l) & Evidence.Diagnostic) !== 0;
+  const free = fc.oneof(
+    fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES),
+    fc.integer({ min: 0, max: 99_999 }).map((i) => `progress ${i} ${"-".repeat(i % 90)}`),
+  );
+  fc.assert(
+    fc.property(fc.array(free, { minLength: 200, maxLength: 2000 }), (lines) => {
+      const capped = capOutput(
+        encoder.encode(lines.join("\n") + "\n"),
+        DEFAULT_OUTPUT_CAP,
+        { kind: "archived", id: "0123abcd" },
+      );
+      if (!capped.changed) return;
+      assert.ok(accounted(lines, decoder.decode(capped.bytes), isDiagnostic));
+    }),
+    { numRuns: 40 },
+  );
+});
+
+Deno.test("property: a line cut for length keeps its host notice, at the end or in the middle", () => {
+  const notice = fc.constantFrom(
+    "....stripped due to length....",
+    "... [12,000 characters truncated] ...",
+    "<persisted-output>",
+    "(30KB limit)",
+  );
+  fc.assert(
+    fc.property(
+      notice,
+      fc.integer({ min: 600, max: 9000 }),
+      fc.integer({ min: 0, max: 9000 }),
+      fc.integer({ min: 0, max: 200 }),
+      (text, before, after, row) => {
+        const long = "a".repeat(before) + text + "b".repeat(after);
+        const lines = Array.from({ length: 300 }, (_, i) => `row ${i} ${"x".repeat(40)}`);
+        lines.splice(row, 0, long);
+        const capped = capOutput(
+          encoder.encode(lines.join("\n") + "\n"),
+          DEFAULT_OUTPUT_CAP,
+          { kind: "archived", id: "0123abcd" },
+        );
+        assert.ok(capped.changed);
+        const out = decoder.decode(capped.bytes);
+        assert.ok(out.includes(text), `${text} at ${before} of ${long.length}`);
+        assert.ok(out.includes("a".repeat(300)), "the line's head is kept too");
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("property: a line's class never depends on the bytes after its end", () => {
+  const tail = fc.constantFrom("0", ":0", "0\n", "(1,2): error TS1", ":3:4: x", " [x]", "");
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES, ...DATA_ROWS, "The tests FAILED:"),
+      tail,
+      (line, after) => {
+        const alone = encoder.encode(line);
+        const both = encoder.encode(line + after);
+        assert.equal(diagnosticForm(both, 0, alone.length), diagnosticForm(alone, 0, alone.length));
+        assert.equal(
+          classifyLine(both, 0, alone.length),
+          classifyLine(alone, 0, alone.length),
+          line + " | " + after,
+        );
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("property: a line without a marker or anchor word is a form only by its lead", () => {
+  const words = [...MARKER_WORDS, ...DIAGNOSTIC_ANCHORS];
+  const pieces = fc.oneof(
+    fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES, ...DATA_ROWS).chain((line) =>
+      fc.tuple(fc.nat(line.length), fc.nat(line.length)).map(([a, b]) =>
+        line.slice(Math.min(a, b), Math.max(a, b))
+      )
+    ),
+    fc.constantFrom(" ", "\t", ":", "(", "1", "x.go", "--", ">", "e", "E", "w", "✕", "×", "*"),
+  );
+  let checked = 0;
+  fc.assert(
+    fc.property(fc.array(pieces, { maxLength: 8 }), (parts) => {
+      const line = parts.join("");
+      const lower = line.toLowerCase();
+      if (words.some((w) => lower.includes(w))) return;
+      const bytes = encoder.encode(line);
+      if (mayLeadForm(bytes, 0, bytes.length)) return;
+      checked++;
+      assert.equal(diagnosticForm(bytes, 0, bytes.length), 0, JSON.stringify(line));
+    }),
+    { numRuns: 20_000 },
+  );
+  assert.ok(checked > 4000, `${checked} lines checked`);
+});
