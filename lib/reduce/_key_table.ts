@@ -12,8 +12,10 @@
  *
  * @module
  */
-import { KEY_BYTES } from "./typed_budget.ts";
+import { KEY_BYTES, OTHER_KEYS } from "./typed_budget.ts";
 
+/** Slots of the further keys' hash table: at most half full. */
+const OTHER_SLOTS = 2 * OTHER_KEYS;
 /** A bounded table of keys with row counts and the first rows of each as samples. */
 export class KeyTable {
   /** The keys, in the order first counted. */
@@ -26,6 +28,14 @@ export class KeyTable {
   readonly sampleSlots: number[][] = [];
   /** Rows whose key did not fit the table. */
   otherRows = 0;
+  /**
+   * Distinct keys that did not fit the table, told apart by a 64-bit hash of
+   * their bytes up to {@link OTHER_KEYS}; past that, {@link otherKeysExact}
+   * is false and this is a lower bound.
+   */
+  otherKeys = 0;
+  /** False once more than {@link OTHER_KEYS} keys did not fit: {@link otherKeys} is then "over". */
+  otherKeysExact = true;
   private readonly _max: number;
   /** Open-addressed key index + 1 by fingerprint hash (0: empty), at most a quarter full. */
   private readonly _slots: Int32Array;
@@ -38,6 +48,11 @@ export class KeyTable {
   /** The fingerprint of the key being counted. */
   private _lowNow = 0;
   private _highNow = 0;
+  /** Hashes of the keys beyond the table, two integers per slot (0, 0: empty); made at first need. */
+  private _other: Int32Array | null = null;
+  /** The key beyond the table last seen (its rows come together), and its length (-1: none). */
+  private readonly _lastOther = new Uint8Array(KEY_BYTES);
+  private _lastOtherLength = -1;
 
   /** A table of at most `max` keys. */
   constructor(max: number) {
@@ -58,25 +73,79 @@ export class KeyTable {
    * key is not in it (the row is then counted in {@link otherRows}).
    */
   count(key: Uint8Array, start: number, length: number, minus: boolean): number {
-    this._fingerprint(key, start, length);
-    const last = this._last;
-    const found = last >= 0 && this._matches(last, key, start, length)
-      ? last
-      : this._find(key, start, length);
+    const found = this.register(key, start, length);
     if (found < 0) {
       this.otherRows++;
       return -1;
     }
-    this._last = found;
     if (minus) this.minus[found]++;
     else this.counts[found]++;
     return found;
   }
 
-  /** Bytes held: each key's copy and bookkeeping, and the index. */
+  /**
+   * Registers key `key[start, start + length)` without counting a row (a
+   * diff's file header: a file with no changed line is still a file);
+   * returns its index, or -1 when it does not fit (it is then counted in
+   * {@link otherKeys}, once).
+   */
+  register(key: Uint8Array, start: number, length: number): number {
+    this._fingerprint(key, start, length);
+    const last = this._last;
+    const found = last >= 0 && this._matches(last, key, start, length)
+      ? last
+      : this._find(key, start, length);
+    if (found < 0) this._countOther(key, start, length);
+    else this._last = found;
+    return found;
+  }
+
+  /** The number of distinct keys seen, exact while {@link otherKeysExact}. */
+  get distinct(): number {
+    return this.keys.length + this.otherKeys;
+  }
+
+  /** Bytes held: each key's copy and bookkeeping, the index and the hashes of further keys. */
   retainedBytes(): number {
     return this.keys.length * (KEY_BYTES + 64) + this._slots.byteLength +
-      3 * this._low.byteLength;
+      3 * this._low.byteLength + this._lastOther.byteLength + (this._other?.byteLength ?? 0);
+  }
+
+  /** Counts `key[start, start + length)`, not in the table, among the distinct further keys. */
+  private _countOther(key: Uint8Array, start: number, length: number): void {
+    const lastOther = this._lastOther;
+    if (length === this._lastOtherLength) {
+      let i = 0;
+      while (i < length && lastOther[i] === key[start + i]) i++;
+      if (i === length) return;
+    }
+    lastOther.set(key.subarray(start, start + length));
+    this._lastOtherLength = length;
+    if (!this.otherKeysExact) return;
+    // Two independent 32-bit FNV-1a style hashes; (0, 0) marks an empty slot.
+    let h1 = 0x811c9dc5 ^ length;
+    let h2 = 0x01000193 + length;
+    for (let i = start; i < start + length; i++) {
+      h1 = Math.imul(h1 ^ key[i], 0x01000193);
+      h2 = Math.imul(h2 ^ key[i], 0x5bd1e995) ^ (h2 >>> 13);
+    }
+    h1 |= 1;
+    const table = this._other ??= new Int32Array(2 * OTHER_SLOTS);
+    const mask = OTHER_SLOTS - 1;
+    let at = (h2 ^ (h1 >>> 7)) & mask;
+    for (;;) {
+      const low = table[2 * at];
+      if (low === 0) break;
+      if (low === h1 && table[2 * at + 1] === h2) return;
+      at = (at + 1) & mask;
+    }
+    if (this.otherKeys >= OTHER_KEYS) {
+      this.otherKeysExact = false;
+      return;
+    }
+    table[2 * at] = h1;
+    table[2 * at + 1] = h2;
+    this.otherKeys++;
   }
 
   /** Sets the fingerprint of `key[start, start + length)`. */

@@ -23,6 +23,12 @@ export const ROW_BYTES = 512;
 export const KEY_BYTES = 96;
 export const MAX_KEYS = 48;
 export const MAX_KEYS2 = 16;
+/**
+ * Distinct keys beyond {@link MAX_KEYS} (and {@link MAX_KEYS2}) told apart
+ * by a hash, so a summary says "in 50 files", not "over 48" (a power of
+ * two: 64 KiB of hashes per table, made only when keys overflow).
+ */
+export const OTHER_KEYS = 4096;
 export const HEAD_LINES = 48;
 export const TAIL_LINES = 24;
 export const SUMMARY_HEAD = 8;
@@ -57,6 +63,7 @@ export function typedStateBytes(
     STRUCTURE_RECORDS * (ROW_BYTES + RECORD_META_BYTES) +
     MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) +
     (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 48) + // keys, hash slots (≤ 8 per key), fingerprints
+    2 * (KEY_BYTES + OTHER_KEYS * 16) + // per table: the last further key, hashes of further keys
     HEAD_LINES * (ROW_BYTES + RECORD_META_BYTES) + TAIL_LINES * (ROW_BYTES + RECORD_META_BYTES) +
     TERM_SAMPLES_BYTES +
     2 * env.outputBytes; // rendering
