@@ -340,10 +340,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       }
       this._row(b, start, end, ending, dropped, index);
       this._terms?.offer(b, start, end, ending, dropped, index);
-      if (
-        this._family.headRows &&
-        this._structure.add(b, start, end, ending, dropped, index, TAG_ROW)
-      ) {
+      if (this._family.headRows) {
+        // Shown from the start, each with its group; past the store a row alone is dropped.
+        this._structure.add(b, start, end, ending, dropped, index, TAG_ROW);
         return;
       }
       this._fill(b, start, end, ending, dropped, index);

@@ -109,7 +109,7 @@ class ListParser implements LineParser {
     else if (this._dirLength > 0) sink.key(this._dir, 0, this._dirLength);
     else sink.key(DOT, 0, 1);
     if (dot < Math.max(slash + 1, name) + 1) dot = -1;
-    if (dot > 0 && nameEnd - dot <= 8) sink.key2(bytes, dot, nameEnd);
+    if (dot > 0 && nameEnd - dot > 1 && nameEnd - dot <= 8) sink.key2(bytes, dot, nameEnd);
     else sink.key2(NONE, 0, NONE.length);
     return Role.Row;
   }
