@@ -120,7 +120,7 @@ export function checkMemoryBound(
  * const budgets = { successBytes: 1024, kinds: { diff: 2048 } };
  * equal(successBudget(budgets, "diff"), 2048);
  * equal(successBudget(budgets, "log"), 1024);
- * equal(successBudget(undefined, "log"), 512);
+ * equal(successBudget(undefined, "log"), 1024);
  * ```
  */
 export function successBudget(budgets: SuccessBudgets | undefined, kind: TypedReducerKind): number {

@@ -34,7 +34,7 @@ export {
   isPassingLine,
   MANDATORY,
 } from "./evidence.ts";
-export { SUCCESS_BUDGET_BYTES } from "./typed_budget.ts";
+export { SUCCESS_BUDGET_BYTES, SUCCESS_LINE_BYTES } from "./typed_budget.ts";
 export {
   formatCount,
   type OmissionFacts,
@@ -88,6 +88,23 @@ export function createStreamReducer(
     kind === "search" ? terms : undefined,
     successBudget(budgets, kind),
   );
+}
+
+/**
+ * True when typed `kind` takes its failure budget from a failure line in
+ * the text even on exit 0 (test, build, install); data kinds (search,
+ * diff, …) take it from a failed exit only.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { textShowsFailure } from "./mod.ts";
+ * equal(textShowsFailure("test"), true);
+ * equal(textShowsFailure("diff"), false);
+ * ```
+ */
+export function textShowsFailure(kind: TypedReducerKind): boolean {
+  return FAMILIES[kind].textShowsFailure;
 }
 
 /** The family of every typed kind. */
