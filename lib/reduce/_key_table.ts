@@ -29,8 +29,8 @@ export class KeyTable {
   /** Rows whose key did not fit the table. */
   otherRows = 0;
   /**
-   * Distinct keys that did not fit the table, told apart by a 64-bit hash of
-   * their bytes up to {@link OTHER_KEYS}; past that, {@link otherKeysExact}
+   * Distinct keys that did not fit the table, told apart by a hash of their
+   * bytes and their fingerprint, up to {@link OTHER_KEYS}; past that, {@link otherKeysExact}
    * is false and this is a lower bound.
    */
   otherKeys = 0;
@@ -50,9 +50,6 @@ export class KeyTable {
   private _highNow = 0;
   /** Hashes of the keys beyond the table, two integers per slot (0, 0: empty); made at first need. */
   private _other: Int32Array | null = null;
-  /** The key beyond the table last seen (its rows come together), and its length (-1: none). */
-  private readonly _lastOther = new Uint8Array(KEY_BYTES);
-  private _lastOtherLength = -1;
 
   /** A table of at most `max` keys. */
   constructor(max: number) {
@@ -108,35 +105,28 @@ export class KeyTable {
   /** Bytes held: each key's copy and bookkeeping, the index and the hashes of further keys. */
   retainedBytes(): number {
     return this.keys.length * (KEY_BYTES + 64) + this._slots.byteLength +
-      3 * this._low.byteLength + this._lastOther.byteLength + (this._other?.byteLength ?? 0);
+      3 * this._low.byteLength + (this._other?.byteLength ?? 0);
   }
 
-  /** Counts `key[start, start + length)`, not in the table, among the distinct further keys. */
+  /**
+   * Counts `key[start, start + length)`, not in the table and whose
+   * fingerprint is current, among the distinct further keys: told apart by
+   * a 32-bit FNV-1a hash of its bytes with its fingerprint (its last eight
+   * bytes and length), so two keys are one only when all of those agree.
+   */
   private _countOther(key: Uint8Array, start: number, length: number): void {
-    const lastOther = this._lastOther;
-    if (length === this._lastOtherLength) {
-      let i = 0;
-      while (i < length && lastOther[i] === key[start + i]) i++;
-      if (i === length) return;
-    }
-    lastOther.set(key.subarray(start, start + length));
-    this._lastOtherLength = length;
     if (!this.otherKeysExact) return;
-    // Two independent 32-bit FNV-1a style hashes; (0, 0) marks an empty slot.
     let h1 = 0x811c9dc5 ^ length;
-    let h2 = 0x01000193 + length;
-    for (let i = start; i < start + length; i++) {
-      h1 = Math.imul(h1 ^ key[i], 0x01000193);
-      h2 = Math.imul(h2 ^ key[i], 0x5bd1e995) ^ (h2 >>> 13);
-    }
-    h1 |= 1;
+    for (let i = start; i < start + length; i++) h1 = Math.imul(h1 ^ key[i], 0x01000193);
+    h1 |= 1; // (0, 0) marks an empty slot
+    const h2 = this._lowNow ^ Math.imul(this._highNow, 0x9e3779b1) ^ length;
     const table = this._other ??= new Int32Array(2 * OTHER_SLOTS);
     const mask = OTHER_SLOTS - 1;
     let at = (h2 ^ (h1 >>> 7)) & mask;
     for (;;) {
-      const low = table[2 * at];
-      if (low === 0) break;
-      if (low === h1 && table[2 * at + 1] === h2) return;
+      const held = table[2 * at];
+      if (held === 0) break;
+      if (held === h1 && table[2 * at + 1] === h2) return;
       at = (at + 1) & mask;
     }
     if (this.otherKeys >= OTHER_KEYS) {

@@ -68,7 +68,7 @@ export function typedStateBytes(
     STRUCTURE_RECORDS * (ROW_BYTES + RECORD_META_BYTES) +
     MAX_KEYS * 4 * (ROW_BYTES + RECORD_META_BYTES) +
     (MAX_KEYS + MAX_KEYS2) * (KEY_BYTES + 64 + 48) + // keys, hash slots (≤ 8 per key), fingerprints
-    2 * (KEY_BYTES + OTHER_KEYS * 16) + // per table: the last further key, hashes of further keys
+    2 * OTHER_KEYS * 16 + // per table: hashes of further keys (two slots of 8 bytes per key)
     HEAD_LINES * (ROW_BYTES + RECORD_META_BYTES) + TAIL_LINES * (ROW_BYTES + RECORD_META_BYTES) +
     TERM_SAMPLES_BYTES +
     2 * env.outputBytes; // rendering
