@@ -23,9 +23,15 @@
  *    command's terms (the search kind: `sourceTerms` of its argv), the
  *    first row that holds each term, in term order; without terms no row is
  *    searched;
- * 4. a fixed summary of rows by key (`[yarp: 1,204 matches in 31 files: …]`),
- *    then structural lines of the family (diff and hunk headers, branch
- *    lines);
+ * 4. a fixed summary of rows by key with exact counts (`[yarp: 1,204
+ *    matches in 31 files: …]`), its keys listed within the family's
+ *    `Floor` share of the budget (diff: in file order, with `+N −M`),
+ *    then structural lines of the family (hunk headers, branch lines; a
+ *    `Role.Detail` line only under the failure budget); a `headRows` family
+ *    (log) shows each row with its structure as one group, whole or not at
+ *    all; with `examplesInOrder` (diff), structure and samples go together
+ *    in input order on success (a file's header, first hunk header and
+ *    first changed lines);
  * 5. diverse examples: the first rows of each key, key by key;
  * 6. head and tail fill.
  *
@@ -37,8 +43,9 @@
  * `… | tail` without pipefail), a failure shown anywhere in the text, data
  * kinds included, selects the failure budget; without one the success
  * budget applies (the failure policy's limits stay: they are the rule's
- * only ones). On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
- * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every line
+ * only ones). On success, classes 3–6 stop at the success budget in all
+ * (the constructor's `successBytes`, default {@link SUCCESS_BUDGET_BYTES};
+ * classes 1–2 may use the policy's `maxOutputBytes`). Every line
  * with a diagnostic marker that is not shown is counted in one line
  * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
  * ends with the shared omission marker; the minimum-savings gate and the
