@@ -111,13 +111,15 @@ export class KeyTable {
   /**
    * Counts `key[start, start + length)`, not in the table and whose
    * fingerprint is current, among the distinct further keys: told apart by
-   * a 32-bit FNV-1a hash of its bytes with its fingerprint (its last eight
-   * bytes and length), so two keys are one only when all of those agree.
+   * its fingerprint (its last eight bytes and length) with a 32-bit FNV-1a
+   * hash of the bytes before those, so two keys are one only when all of
+   * those agree.
    */
   private _countOther(key: Uint8Array, start: number, length: number): void {
     if (!this.otherKeysExact) return;
+    // The fingerprint holds the last eight bytes and the length; the hash covers the rest.
     let h1 = 0x811c9dc5 ^ length;
-    for (let i = start; i < start + length; i++) h1 = Math.imul(h1 ^ key[i], 0x01000193);
+    for (let i = start; i < start + length - 8; i++) h1 = Math.imul(h1 ^ key[i], 0x01000193);
     h1 |= 1; // (0, 0) marks an empty slot
     const h2 = this._lowNow ^ Math.imul(this._highNow, 0x9e3779b1) ^ length;
     const table = this._other ??= new Int32Array(2 * OTHER_SLOTS);
