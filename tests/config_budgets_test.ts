@@ -116,5 +116,11 @@ Deno.test("the launcher applies the configured budget to yarp run and states it 
     assert.match(text, /then at most 4096 B of summary and examples/);
     assert.match(text, /^failure \(a non-zero exit\): everything ranked up to \d+ B/m);
     assert.match(text, /^output cap: none for the rule's own result/m);
+    const json = await runYarp(["rules", "explain", "--json", "--", "grep", "match", "x"], {
+      env: env(4096),
+    });
+    const parsed = JSON.parse(new TextDecoder().decode(json.stdout));
+    assert.equal(parsed.success_budget_bytes, 4096);
+    assert.equal(parsed.output_cap_bytes, 8192);
   });
 });
