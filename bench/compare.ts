@@ -11,6 +11,10 @@
  * same records. Time per record is each reducer's own time in this process.
  *
  *   deno run -A --unstable-raw-imports bench/compare.ts [CORPUS.jsonl.gz…] [--json]
+ *     [--no-tokenjuice] [--success-bytes N]
+ *
+ * `--success-bytes N` replays YARP under that success budget for every typed
+ * kind (as config `budgets: {success_bytes: N}` does), to measure a budget.
  *
  * Defaults to ../shared/corpus/runs.jsonl.gz. Aggregates only.
  *
@@ -26,6 +30,7 @@ import { classifyText, Evidence, hostNoticeSpans } from "../lib/reduce/evidence.
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { piTruncate } from "./_pi_truncation.ts";
+import { successBytesArg } from "./_success_bytes.ts";
 import { loadTokenjuice, TOKENJUICE_VERSION } from "./_tokenjuice.ts";
 
 const YARP = "yarp";
@@ -51,12 +56,13 @@ function streamsText(record: CorpusRecord) {
 async function main(): Promise<void> {
   const json = Deno.args.includes("--json");
   const withTokenjuice = !Deno.args.includes("--no-tokenjuice");
-  const files = Deno.args.filter((arg) => arg !== "--json" && arg !== "--no-tokenjuice");
+  const { budgets, rest } = successBytesArg(Deno.args);
+  const files = rest.filter((arg) => arg !== "--json" && arg !== "--no-tokenjuice");
   if (files.length === 0) {
     files.push(new URL("../../shared/corpus/runs.jsonl.gz", import.meta.url).pathname);
   }
   const parser = await loadShellParser();
-  const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]));
+  const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]), budgets);
   const tokenjuice = withTokenjuice ? await loadTokenjuice() : undefined;
   /** The alternatives; YARP itself runs first, once, and its outcome also says what is guarded. */
   const alternatives: Record<string, Contender> = {};

@@ -3,10 +3,11 @@
  * the production engine (the figure `yarp corpus analyze` does not print):
  * of the results with exit 0 whose rule reduces with a typed kind and whose
  * visible text is over 2 KB, how many changed and the median and p95
- * bytes shown after (an unchanged result counts at its own size), per rule
- * family and over all. Prints aggregates only, never record text.
+ * bytes shown after (an unchanged result counts at its own size), per
+ * typed kind (`diff`, `log`, `search`, …) and over all. Prints aggregates only, never record text.
  *
  * Usage: deno run --allow-read --allow-env bench/corpus_typed_sizes.ts CORPUS.jsonl.gz…
+ *   [--success-bytes N]   (the success budget of every typed kind, as config `budgets:`)
  */
 import { createEngine } from "../lib/corpus/engine.ts";
 import { readJsonlLines } from "../lib/corpus/jsonl.ts";
@@ -14,16 +15,19 @@ import { parseRecordLine } from "../lib/corpus/record.ts";
 import { TYPED_REDUCER_KINDS } from "../lib/rules/model.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
+import { successBytesArg } from "./_success_bytes.ts";
 
 const registry = createRuleRegistry([builtinRuleSource()]);
-const typedRules = new Set<string>();
+/** The typed kind of every rule that reduces with one. */
+const typedRules = new Map<string, string>();
 for (const { rule } of registry.rules()) {
   if (rule.action !== "reduce") continue;
   if ((TYPED_REDUCER_KINDS as readonly string[]).includes(rule.reducer.kind)) {
-    typedRules.add(rule.id);
+    typedRules.set(rule.id, rule.reducer.kind);
   }
 }
-const engine = createEngine(await loadShellParser(), registry);
+const { budgets, rest: files } = successBytesArg(Deno.args);
+const engine = createEngine(await loadShellParser(), registry, budgets);
 
 function quantile(sorted: number[], q: number): number {
   return sorted.length === 0
@@ -31,7 +35,7 @@ function quantile(sorted: number[], q: number): number {
     : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-for (const path of Deno.args) {
+for (const path of files) {
   const sizes = new Map<string, number[]>();
   const changed = new Map<string, number>();
   for await (const line of readJsonlLines(path)) {
@@ -39,15 +43,16 @@ for (const path of Deno.args) {
     if ("error" in record || record.priorReduction !== null || record.exitCode !== 0) continue;
     const outcome = await engine(record);
     if (outcome.rule === null || outcome.guarded || outcome.before.length <= 2048) continue;
-    if (!typedRules.has(outcome.rule)) continue;
-    for (const family of [outcome.rule.split("/")[0], "(all)"]) {
+    const kind = typedRules.get(outcome.rule);
+    if (kind === undefined) continue;
+    for (const family of [kind, "(all)"]) {
       const list = sizes.get(family) ?? [];
       list.push(outcome.reduced ? outcome.after.length : outcome.before.length);
       sizes.set(family, list);
       if (outcome.reduced) changed.set(family, (changed.get(family) ?? 0) + 1);
     }
   }
-  console.log(`${path}: successful typed results over 2 KB, per family`);
+  console.log(`${path}: successful typed results over 2 KB, per kind`);
   for (const [family, list] of [...sizes].sort()) {
     list.sort((a, b) => a - b);
     console.log(

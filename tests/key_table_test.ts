@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { KeyTable } from "../lib/reduce/_key_table.ts";
+import { OTHER_KEYS } from "../lib/reduce/typed_budget.ts";
 
 const enc = new TextEncoder();
 
@@ -60,4 +61,40 @@ Deno.test("KeyTable: two long keys with the same last eight bytes are two keys",
   assert.equal(table.count(b, 0, b.length, false), 1);
   assert.equal(table.count(a, 0, a.length, false), 0);
   assert.deepEqual([...table.counts.subarray(0, table.keys.length)], [2, 1]);
+});
+
+Deno.test("property: KeyTable.distinct is the exact number of distinct keys, beyond its bound too", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(key, fc.boolean()), { maxLength: 300 }),
+      fc.integer({ min: 1, max: 8 }),
+      (rows, max) => {
+        const table = new KeyTable(max);
+        for (const [text, register] of rows) {
+          const bytes = enc.encode(text);
+          if (register) table.register(bytes, 0, bytes.length);
+          else table.count(bytes, 0, bytes.length, false);
+        }
+        assert.equal(table.distinct, new Set(rows.map(([text]) => text)).size);
+        assert.ok(table.otherKeysExact);
+        // register() counts no row.
+        const counted = rows.filter(([, register]) => !register).length;
+        let sum = table.otherRows;
+        for (let i = 0; i < table.keys.length; i++) sum += table.counts[i];
+        assert.equal(sum, counted);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("KeyTable: past OTHER_KEYS further keys the count is a lower bound, marked not exact", () => {
+  const table = new KeyTable(2);
+  for (let i = 0; i < OTHER_KEYS + 10; i++) {
+    const bytes = enc.encode(`dir/${i}`);
+    table.count(bytes, 0, bytes.length, false);
+  }
+  assert.equal(table.distinct, 2 + OTHER_KEYS);
+  assert.equal(table.otherKeysExact, false);
+  assert.equal(table.otherRows, OTHER_KEYS + 8);
 });

@@ -138,11 +138,17 @@ Deno.test("explain names the rule, the winning guard, or why it passes through",
     /^rule: tool\/build \(pack demo-pack\)\naction: reduce \(head_tail\)/,
   );
   assert.match(reduced.stdout, /success: head 5, tail 5/);
+  assert.match(reduced.stdout, /\noutput cap: none for the rule's own result; /);
+  assert.match(
+    (await explain("no-such-tool")).stdout,
+    /\noutput cap: yarp result-reduce \(host hooks\) cuts a result over 8192 B/,
+  );
 
   const guarded = await explain("demo-tool", "build", "--json");
   assert.equal(
     guarded.stdout,
-    "pass-through: guard tool/build-json (pack demo-pack) wins over tool/build (pack demo-pack)\n",
+    "pass-through: guard tool/build-json (pack demo-pack) wins over tool/build (pack demo-pack)\n" +
+      "output cap: none (a guarded result stays exact)\n",
   );
   assert.match((await explain("demo-tool", "test")).stdout, /no rule for 'demo-tool' matches/);
   assert.match((await explain("no-such-tool")).stdout, /no rule for program 'no-such-tool'/);

@@ -9,7 +9,9 @@
  * on stderr when it is a terminal. `--html` also writes a self-contained
  * report page atomically. Exit 0 when at least one file was read, 1 when
  * none could be (then no report is printed or written) or the report cannot
- * be written, 2 for malformed arguments.
+ * be written, 2 for malformed arguments or a config file that does not
+ * load. The config's `budgets:` apply to the replay, so a report measures
+ * the success budgets a user configured.
  *
  * @module
  */
@@ -96,6 +98,12 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
     io.err(`yarp corpus analyze: ${options.error}\n`);
     return 2;
   }
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const loaded = await loadConfig(processEnv);
+  if (!loaded.ok) {
+    io.err(`yarp corpus analyze: ${loaded.error}\n`);
+    return 2;
+  }
   const { analyzeCorpus } = await import("../corpus/analyze.ts");
   const { SYNTAX_IDS } = await import("../shell/mod.ts");
   const { formatSummary, summarize } = await import("../corpus/summary.ts");
@@ -103,6 +111,7 @@ async function analyzeCommand(args: string[], io: TextIo): Promise<number> {
   const { tally, unreadable } = await analyzeCorpus({
     files: options.files,
     workers: options.workers,
+    budgets: loaded.config.budgets,
     onProgress: bar && ((p) => bar.update(p.records, p.bytesRead, p.totalBytes)),
   });
   bar?.clear();

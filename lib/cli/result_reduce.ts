@@ -48,9 +48,10 @@ import { parseArgs } from "./_args.ts";
 import { isCallIdPrefix } from "../archive/ids.ts";
 import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
-import { DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
+import { DEFAULT_OUTPUT_CAP } from "../reduce/output_cap.ts";
 import {
   type ExactCopy,
+  type FinishedResultOptions,
   reduceFinishedResult,
   type ResultReduceReport,
 } from "../shell/finished_result.ts";
@@ -230,23 +231,28 @@ async function loadRegistry(
 }
 
 /**
- * The global output cap's policy: `--output-cap`, else the config file's
- * `output_cap` (a config that does not load leaves the built-in policy; the
- * archive step reports it), else the built-in policy; null when off.
+ * The config's part in reducing a finished result (a config that does not
+ * load leaves the built-in policies; the archive step reports it): the
+ * global output cap's policy, `--output-cap`, else the config file's
+ * `output_cap`, else the built-in policy (null when off); and the config's
+ * success budgets.
  */
-async function capPolicy(options: ResultReduceArgs): Promise<OutputCapPolicy | null> {
+async function configuredOptions(options: ResultReduceArgs): Promise<FinishedResultOptions> {
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const loaded = await loadConfig(processEnv);
+  const config = loaded.ok ? loaded.config : undefined;
   let setting: number | "off" | undefined = options.outputCap;
   if (setting === undefined) {
-    const { loadConfig, processEnv } = await import("../config/mod.ts");
-    const loaded = await loadConfig(processEnv);
-    const cap = loaded.ok ? loaded.config.outputCap : undefined;
+    const cap = config?.outputCap;
     if (cap?.enabled === false) setting = "off";
     else setting = cap?.thresholdBytes;
   }
-  if (setting === "off") return null;
-  return setting === undefined
+  const cap = setting === "off"
+    ? null
+    : setting === undefined
     ? DEFAULT_OUTPUT_CAP
     : { ...DEFAULT_OUTPUT_CAP, thresholdBytes: setting };
+  return { cap, budgets: config?.budgets };
 }
 
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
@@ -289,7 +295,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
       await parserPromise,
       registry,
       archiveCopy(options, input),
-      { cap: await capPolicy(options) },
+      await configuredOptions(options),
     ));
   }
   if (options.json) {

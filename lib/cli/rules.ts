@@ -17,7 +17,16 @@
 import { quotedArg } from "../base/printable_text.ts";
 import { encodeCompiledPack, openCompiledPack } from "../rules/compiled_pack.ts";
 import { formatDiagnostic } from "../rules/diagnostics.ts";
-import type { OutputPolicy, Rule, RuleMatcher } from "../rules/model.ts";
+import type {
+  OutputPolicy,
+  ReductionRule,
+  Rule,
+  RuleMatcher,
+  SuccessBudgets,
+  TypedReducerKind,
+} from "../rules/model.ts";
+import { SUCCESS_LINE_BYTES, successBudget, textShowsFailure } from "../reduce/mod.ts";
+import { DEFAULT_OUTPUT_CAP } from "../reduce/output_cap.ts";
 import { openCompiledPackFile, writeCompiledPackFile } from "../rules/pack_file.ts";
 import type { RuleRef, Selection } from "../rules/registry.ts";
 import { loadSourcePack } from "../rules/source_pack.ts";
@@ -169,6 +178,47 @@ function describePolicy(policy: OutputPolicy): string {
     `output ${policy.maxOutputBytes} B, min savings ${policy.minSavingsBytes} B`;
 }
 
+/** What limits really apply to a result: the config's success budgets and output cap. */
+interface Applied {
+  readonly budgets?: SuccessBudgets;
+  /** The global output cap's threshold, or null when the config switches it off. */
+  readonly capBytes: number | null;
+}
+
+/** The `success:` and `failure:` lines of a typed rule: the limits its engine applies. */
+function describeTyped(rule: ReductionRule, kind: TypedReducerKind, applied: Applied): string[] {
+  const { success, failure } = rule;
+  const budget = Math.min(successBudget(applied.budgets, kind), success.maxOutputBytes);
+  const exact = (policy: OutputPolicy) =>
+    `at most ${policy.maxOutputBytes} B shown; a result that size or smaller stays exact when ` +
+    `reducing would save under ${policy.minSavingsBytes} B`;
+  const when = textShowsFailure(kind)
+    ? "a non-zero exit, or a failure line in the text"
+    : "a non-zero exit";
+  return [
+    `success: notices, summaries and diagnostics first (lines cut at ${success.maxLineBytes} B), ` +
+    `then at most ${budget} B of summary and examples (lines cut at ` +
+    `${Math.min(SUCCESS_LINE_BYTES, success.maxLineBytes)} B; config budgets.success_bytes); ` +
+    exact(success),
+    `failure (${when}): everything ranked up to ${failure.maxOutputBytes} B, ` +
+    `lines cut at ${failure.maxLineBytes} B; ${exact(failure)}`,
+  ];
+}
+
+/** The `output cap:` line: whether `yarp result-reduce`'s global cap can cut this result. */
+function describeCap(outcome: Selection["outcome"], applied: Applied): string {
+  const over = applied.capBytes === null ? "" : ` over ${applied.capBytes} B`;
+  if (outcome === "reduce") {
+    return "output cap: none for the rule's own result; yarp result-reduce caps it instead" +
+      `${over} when stderr is merged into it (2>&1) or the reduction would drop a host's ` +
+      "truncation notice";
+  }
+  if (outcome === "guarded") return "output cap: none (a guarded result stays exact)";
+  if (applied.capBytes === null) return "output cap: off (config output_cap.enabled)";
+  return `output cap: yarp result-reduce (host hooks) cuts a result over ${applied.capBytes} B ` +
+    "to its head, tail and evidence; yarp run passes it through exactly";
+}
+
 function describeAction(rule: Rule): string {
   switch (rule.action) {
     case "reduce":
@@ -202,7 +252,12 @@ function refJson(ref: RuleRef) {
 }
 
 /** The stable JSON shape of `rules explain --json` (version 1). */
-function selectionJson(selection: Selection, errors: readonly string[], disabled: string[]) {
+function selectionJson(
+  selection: Selection,
+  errors: readonly string[],
+  disabled: string[],
+  applied: Applied,
+) {
   const base = {
     version: 1,
     outcome: selection.outcome,
@@ -218,6 +273,15 @@ function selectionJson(selection: Selection, errors: readonly string[], disabled
         reducer: rule.reducer.kind,
         success: rule.success,
         failure: rule.failure,
+        // The typed kinds' optional evidence stops at this budget on success (null: not typed).
+        success_budget_bytes:
+          rule.reducer.kind === "head_tail" || rule.reducer.kind === "line_filter"
+            ? null
+            : Math.min(
+              successBudget(applied.budgets, rule.reducer.kind),
+              rule.success.maxOutputBytes,
+            ),
+        output_cap_bytes: applied.capBytes,
       };
     }
     case "transform":
@@ -237,18 +301,21 @@ function selectionJson(selection: Selection, errors: readonly string[], disabled
   }
 }
 
-function selectionText(selection: Selection, argv: readonly string[]): string {
+function selectionText(selection: Selection, argv: readonly string[], applied: Applied): string {
   const ids = (refs: readonly RuleRef[]) =>
     refs.map((r) => `${r.rule.id} (pack ${r.packId})`).join(", ");
   switch (selection.outcome) {
     case "reduce": {
       const rule = selection.match.rule;
+      const kind = rule.reducer.kind;
       return [
         `rule: ${rule.id} (pack ${selection.match.packId})`,
         `action: ${describeAction(rule)}`,
         `matched: ${describeMatcher(rule.match)}`,
-        `success: ${describePolicy(rule.success)}`,
-        `failure: ${describePolicy(rule.failure)}`,
+        ...(kind === "head_tail" || kind === "line_filter"
+          ? [`success: ${describePolicy(rule.success)}`, `failure: ${describePolicy(rule.failure)}`]
+          : describeTyped(rule, kind, applied)),
+        describeCap(selection.outcome, applied),
       ].join("\n");
     }
     case "transform":
@@ -257,18 +324,42 @@ function selectionText(selection: Selection, argv: readonly string[]): string {
         "pass-through: a transform rule only applies to finished pipeline results";
     case "guarded":
       return `pass-through: guard ${ids(selection.guards)} wins` +
-        (selection.shadowed.length > 0 ? ` over ${ids(selection.shadowed)}` : "");
+        (selection.shadowed.length > 0 ? ` over ${ids(selection.shadowed)}` : "") +
+        `\n${describeCap(selection.outcome, applied)}`;
     case "ambiguous":
-      return `pass-through: ambiguous: ${ids(selection.matches)} all match`;
+      return `pass-through: ambiguous: ${ids(selection.matches)} all match\n` +
+        describeCap(selection.outcome, applied);
     case "unsupported":
-      return selection.reason === "unknown-program"
+      return (selection.reason === "unknown-program"
         ? `pass-through: no rule for program '${quotedArg(argv[0])}'`
         : selection.reason === "no-program"
         ? "pass-through: no rule can match a program given by path or an empty argv"
-        : `pass-through: no rule for '${quotedArg(argv[0])}' matches these arguments`;
+        : `pass-through: no rule for '${quotedArg(argv[0])}' matches these arguments`) +
+        `\n${describeCap(selection.outcome, applied)}`;
     case "invalid-pack":
       return `pass-through: pack ${selection.packId} is invalid: ${selection.message}`;
   }
+}
+
+/**
+ * The config's budgets and output cap, as `yarp run` and `yarp
+ * result-reduce` read them; a config that does not load is reported in one
+ * line and leaves the built-in limits.
+ */
+async function appliedLimits(io: TextIo): Promise<Applied> {
+  const { loadConfig, processEnv } = await import("../config/mod.ts");
+  const loaded = await loadConfig(processEnv);
+  if (!loaded.ok) {
+    io.err(`yarp rules explain: ${loaded.error} (built-in limits shown)\n`);
+    return { capBytes: DEFAULT_OUTPUT_CAP.thresholdBytes };
+  }
+  const cap = loaded.config.outputCap;
+  return {
+    budgets: loaded.config.budgets,
+    capBytes: cap?.enabled === false
+      ? null
+      : cap?.thresholdBytes ?? DEFAULT_OUTPUT_CAP.thresholdBytes,
+  };
 }
 
 async function explainCommand(args: string[], io: TextIo): Promise<number> {
@@ -288,11 +379,12 @@ async function explainCommand(args: string[], io: TextIo): Promise<number> {
   const loaded = await loadRegistry(packPaths(parsed));
   const selection = loaded.registry.select(argv);
   const disabled = loaded.registry.disabled.map((d) => d.message);
+  const applied = await appliedLimits(io);
   if (parsed.flags.has("--json")) {
-    io.out(JSON.stringify(selectionJson(selection, loaded.errors, disabled)) + "\n");
+    io.out(JSON.stringify(selectionJson(selection, loaded.errors, disabled, applied)) + "\n");
   } else {
     for (const line of [...loaded.errors, ...disabled]) io.err(`${line}\n`);
-    io.out(selectionText(selection, argv) + "\n");
+    io.out(selectionText(selection, argv, applied) + "\n");
   }
   return 0;
 }

@@ -288,6 +288,7 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
       plan.rule,
       undefined,
       typeof capture === "function" ? () => capture().then(watched) : watched(capture),
+      plan.config.ok ? plan.config.config.budgets : undefined,
     );
     if (outcome?.kind === "unarchived" && debugEnabled()) {
       io.err(`yarp run: not archived: ${outcome.reason}\n`);

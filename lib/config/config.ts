@@ -12,6 +12,10 @@
  * output_cap:                                   # the global output cap (docs/shell.md)
  *   enabled: true                               # false switches it off
  *   threshold_bytes: 8192                       # positive integer
+ * budgets:                                      # success budgets of the typed kinds (docs/rules.md)
+ *   success_bytes: 1024                         # every typed kind: an integer, 256 to 65536
+ *   kinds:                                      # a kind's own (search, diff, status, test,
+ *     diff: { success_bytes: 2048 }             #   build, install, log, list)
  * ```
  *
  * Located at `$YARP_CONFIG`, else `$XDG_CONFIG_HOME/yarp/config.yaml`, else
@@ -32,6 +36,12 @@
  * @module
  */
 import type { EnvReader } from "./env.ts";
+import {
+  SUCCESS_BUDGET_RANGE,
+  type SuccessBudgets,
+  TYPED_REDUCER_KINDS,
+  type TypedReducerKind,
+} from "../rules/model.ts";
 import { firstLine } from "../base/error_message.ts";
 
 /** The validated config; every field is optional and absent means the default. */
@@ -57,6 +67,8 @@ export interface YarpConfig {
     readonly enabled?: boolean;
     readonly thresholdBytes?: number;
   };
+  /** The typed kinds' success budgets; absent means the built-in budget. */
+  readonly budgets?: SuccessBudgets;
 }
 
 /** The config with every field defaulted (no file). */
@@ -263,6 +275,7 @@ function validate(
   } = {};
   let packs: string[] = [];
   const outputCap: { enabled?: boolean; thresholdBytes?: number } = {};
+  let budgets: SuccessBudgets | undefined;
   if (root === null || root === undefined) return { file, archive, rules: { packs } };
   const top = mapEntries(yaml, root, "", error);
   for (const [key, value, pair] of top) {
@@ -326,11 +339,69 @@ function validate(
           outputCap.thresholdBytes = setting;
         } else throw error(innerPair, `unknown field '${name}'`);
       }
+    } else if (key === "budgets") {
+      budgets = parseBudgets(yaml, value ?? pair, error);
     } else throw error(pair, `unknown field '${key}'`);
   }
-  return Object.keys(outputCap).length === 0
-    ? { file, archive, rules: { packs } }
-    : { file, archive, rules: { packs }, outputCap };
+  return {
+    file,
+    archive,
+    rules: { packs },
+    ...(Object.keys(outputCap).length === 0 ? {} : { outputCap }),
+    ...(budgets === undefined ? {} : { budgets }),
+  };
+}
+
+/** `budgets:`: `success_bytes` and `kinds.KIND.success_bytes`, each in {@link SUCCESS_BUDGET_RANGE}. */
+function parseBudgets(
+  yaml: YamlModule,
+  node: Node,
+  error: (node: Node, reason: string) => Error,
+): SuccessBudgets {
+  const bytes = (value: Node, name: string): number => {
+    const setting = scalar(yaml, value, name, error);
+    const { min, max } = SUCCESS_BUDGET_RANGE;
+    if (
+      typeof setting !== "number" || !Number.isSafeInteger(setting) || setting < min ||
+      setting > max
+    ) {
+      throw error(value, `${name}: expected an integer from ${min} to ${max} (bytes)`);
+    }
+    return setting;
+  };
+  let successBytes: number | undefined;
+  const kinds: Partial<Record<TypedReducerKind, number>> = {};
+  for (const [field, inner, innerPair] of mapEntries(yaml, node, "budgets", error)) {
+    if (field === "success_bytes") {
+      successBytes = bytes(inner ?? innerPair, "budgets.success_bytes");
+    } else if (field === "kinds") {
+      for (
+        const [kind, perKind, kindPair] of mapEntries(
+          yaml,
+          inner ?? innerPair,
+          "budgets.kinds",
+          error,
+        )
+      ) {
+        const name = `budgets.kinds.${kind}`;
+        if (!(TYPED_REDUCER_KINDS as readonly string[]).includes(kind)) {
+          throw error(
+            kindPair,
+            `unknown field '${name}' (kinds: ${TYPED_REDUCER_KINDS.join(", ")})`,
+          );
+        }
+        for (
+          const [setting, value, settingPair] of mapEntries(yaml, perKind ?? kindPair, name, error)
+        ) {
+          if (setting !== "success_bytes") {
+            throw error(settingPair, `unknown field '${name}.${setting}'`);
+          }
+          kinds[kind as TypedReducerKind] = bytes(value ?? settingPair, `${name}.success_bytes`);
+        }
+      }
+    } else throw error(innerPair, `unknown field 'budgets.${field}'`);
+  }
+  return successBytes === undefined ? { kinds } : { successBytes, kinds };
 }
 
 function rangeOf(yaml: YamlModule, pair: { key: unknown }): number | undefined {

@@ -16,6 +16,7 @@ import { readJsonlLines } from "./jsonl.ts";
 import { emptyTally, mergeTallies, type TallyData } from "./metrics.ts";
 import { createLineReplay } from "./replay.ts";
 import { firstLine } from "../base/error_message.ts";
+import type { SuccessBudgets } from "../rules/model.ts";
 
 /** Corpora at least this large (bytes on disk) are spread over workers by default. */
 export const WORKER_THRESHOLD_BYTES = 4 * 1024 * 1024;
@@ -37,6 +38,8 @@ export interface AnalyzeOptions {
   readonly files: readonly string[];
   /** Worker count; undefined chooses by corpus size and cores, 0 replays in this thread. */
   readonly workers?: number;
+  /** The configured success budgets (config `budgets:`); default built-in. */
+  readonly budgets?: SuccessBudgets;
   readonly onProgress?: (progress: AnalyzeProgress) => void;
 }
 
@@ -66,10 +69,14 @@ interface LineSink {
   close(): void;
 }
 
-async function threadSink(onRecords: (n: number) => void): Promise<LineSink> {
+async function threadSink(
+  onRecords: (n: number) => void,
+  budgets: SuccessBudgets | undefined,
+): Promise<LineSink> {
   const replay = createLineReplay(
     await loadShellParser(),
     createRuleRegistry([builtinRuleSource()]),
+    budgets,
   );
   const tally = emptyTally();
   return {
@@ -93,11 +100,16 @@ function workerModuleAvailable(): boolean {
   }
 }
 
-function workerSink(count: number, onRecords: (n: number) => void): LineSink {
-  const workers = Array.from(
-    { length: count },
-    () => new Worker(WORKER_MODULE, { type: "module" }),
-  );
+function workerSink(
+  count: number,
+  onRecords: (n: number) => void,
+  budgets: SuccessBudgets | undefined,
+): LineSink {
+  const workers = Array.from({ length: count }, () => {
+    const worker = new Worker(WORKER_MODULE, { type: "module" });
+    worker.postMessage({ budgets });
+    return worker;
+  });
   const inFlight = workers.map(() => 0);
   const tallies: (TallyData | undefined)[] = workers.map(() => undefined);
   let failure: WorkerFailure | undefined;
@@ -182,7 +194,9 @@ export async function analyzeCorpus(options: AnalyzeOptions): Promise<AnalyzeRes
     records += n;
     report();
   };
-  const sink = workers > 0 ? workerSink(workers, onRecords) : await threadSink(onRecords);
+  const sink = workers > 0
+    ? workerSink(workers, onRecords, options.budgets)
+    : await threadSink(onRecords, options.budgets);
   let batch: string[] = [];
   let batchChars = 0;
   const flush = async () => {

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { ReductionRule } from "../rules/model.ts";
+import type { ReductionRule, SuccessBudgets } from "../rules/model.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { createStreamReducer, largerThanPage, PageTally, sourceTerms } from "../reduce/mod.ts";
 import { reduceFinishedResult } from "../shell/finished_result.ts";
@@ -57,9 +57,14 @@ function joinBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 /**
  * An engine over a ready parser and registry. The registry's rules are
  * indexed once, so the run path reduces with the very rule `yarp run`
- * would select.
+ * would select. `budgets` (the config's `budgets:`) set the typed kinds'
+ * success budgets on both paths.
  */
-export function createEngine(parser: ShellParser, registry: RuleRegistry): Engine {
+export function createEngine(
+  parser: ShellParser,
+  registry: RuleRegistry,
+  budgets?: SuccessBudgets,
+): Engine {
   const rulesById = new Map<string, ReductionRule>();
   for (const { rule } of registry.rules()) {
     if (rule.action === "reduce") rulesById.set(rule.id, rule);
@@ -80,7 +85,7 @@ export function createEngine(parser: ShellParser, registry: RuleRegistry): Engin
       } as const;
       const terms = sourceTerms(decision.argv ?? []); // as `yarp run` reads them from its argv
       const reduce = (bytes: Uint8Array) => {
-        const reducer = createStreamReducer(runRule, terms);
+        const reducer = createStreamReducer(runRule, terms, budgets);
         reducer.push(bytes);
         return reducer.finish(status, recovery);
       };
@@ -103,6 +108,7 @@ export function createEngine(parser: ShellParser, registry: RuleRegistry): Engin
       parser,
       registry,
       { obtain: () => Promise.resolve({ id: REPLAY_ARCHIVE_ID }) },
+      { budgets },
     );
     return {
       path: "result",

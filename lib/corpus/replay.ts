@@ -8,6 +8,7 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
+import type { SuccessBudgets } from "../rules/model.ts";
 import { lexicalProgramName, programNameOf, type ShellParser } from "../shell/mod.ts";
 import { createEngine } from "./engine.ts";
 import { addSample, addSkipped, type TallyData } from "./metrics.ts";
@@ -17,12 +18,17 @@ import { parseRecordLine } from "./record.ts";
 export type LineReplay = (line: string, tally: TallyData) => Promise<void>;
 
 /**
- * A replay over a ready parser and registry. Skip causes: `malformed`
- * (not a record), `prior-reduction:<by>` (already reduced), `engine-error`
- * (the engine threw: a bug, counted rather than hidden).
+ * A replay over a ready parser and registry, under the configured success
+ * `budgets`. Skip causes: `malformed` (not a record),
+ * `prior-reduction:<by>` (already reduced), `engine-error` (the engine
+ * threw: a bug, counted rather than hidden).
  */
-export function createLineReplay(parser: ShellParser, registry: RuleRegistry): LineReplay {
-  const engine = createEngine(parser, registry);
+export function createLineReplay(
+  parser: ShellParser,
+  registry: RuleRegistry,
+  budgets?: SuccessBudgets,
+): LineReplay {
+  const engine = createEngine(parser, registry, budgets);
   return async (line, tally) => {
     const record = parseRecordLine(line);
     if ("error" in record) return addSkipped(tally, "malformed");

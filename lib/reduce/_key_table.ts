@@ -12,8 +12,10 @@
  *
  * @module
  */
-import { KEY_BYTES } from "./typed_budget.ts";
+import { KEY_BYTES, OTHER_KEYS } from "./typed_budget.ts";
 
+/** Slots of the further keys' hash table: at most half full. */
+const OTHER_SLOTS = 2 * OTHER_KEYS;
 /** A bounded table of keys with row counts and the first rows of each as samples. */
 export class KeyTable {
   /** The keys, in the order first counted. */
@@ -26,6 +28,14 @@ export class KeyTable {
   readonly sampleSlots: number[][] = [];
   /** Rows whose key did not fit the table. */
   otherRows = 0;
+  /**
+   * Distinct keys that did not fit the table, told apart by a hash of their
+   * bytes and their fingerprint, up to {@link OTHER_KEYS}; past that, {@link otherKeysExact}
+   * is false and this is a lower bound.
+   */
+  otherKeys = 0;
+  /** False once more than {@link OTHER_KEYS} keys did not fit: {@link otherKeys} is then "over". */
+  otherKeysExact = true;
   private readonly _max: number;
   /** Open-addressed key index + 1 by fingerprint hash (0: empty), at most a quarter full. */
   private readonly _slots: Int32Array;
@@ -38,6 +48,8 @@ export class KeyTable {
   /** The fingerprint of the key being counted. */
   private _lowNow = 0;
   private _highNow = 0;
+  /** Hashes of the keys beyond the table, two integers per slot (0, 0: empty); made at first need. */
+  private _other: Int32Array | null = null;
 
   /** A table of at most `max` keys. */
   constructor(max: number) {
@@ -58,25 +70,74 @@ export class KeyTable {
    * key is not in it (the row is then counted in {@link otherRows}).
    */
   count(key: Uint8Array, start: number, length: number, minus: boolean): number {
-    this._fingerprint(key, start, length);
-    const last = this._last;
-    const found = last >= 0 && this._matches(last, key, start, length)
-      ? last
-      : this._find(key, start, length);
+    const found = this.register(key, start, length);
     if (found < 0) {
       this.otherRows++;
       return -1;
     }
-    this._last = found;
     if (minus) this.minus[found]++;
     else this.counts[found]++;
     return found;
   }
 
-  /** Bytes held: each key's copy and bookkeeping, and the index. */
+  /**
+   * Registers key `key[start, start + length)` without counting a row (a
+   * diff's file header: a file with no changed line is still a file);
+   * returns its index, or -1 when it does not fit (it is then counted in
+   * {@link otherKeys}, once).
+   */
+  register(key: Uint8Array, start: number, length: number): number {
+    this._fingerprint(key, start, length);
+    const last = this._last;
+    const found = last >= 0 && this._matches(last, key, start, length)
+      ? last
+      : this._find(key, start, length);
+    if (found < 0) this._countOther(key, start, length);
+    else this._last = found;
+    return found;
+  }
+
+  /** The number of distinct keys seen, exact while {@link otherKeysExact}. */
+  get distinct(): number {
+    return this.keys.length + this.otherKeys;
+  }
+
+  /** Bytes held: each key's copy and bookkeeping, the index and the hashes of further keys. */
   retainedBytes(): number {
     return this.keys.length * (KEY_BYTES + 64) + this._slots.byteLength +
-      3 * this._low.byteLength;
+      3 * this._low.byteLength + (this._other?.byteLength ?? 0);
+  }
+
+  /**
+   * Counts `key[start, start + length)`, not in the table and whose
+   * fingerprint is current, among the distinct further keys: told apart by
+   * its fingerprint (its last eight bytes and length) with a 32-bit FNV-1a
+   * hash of the bytes before those, so two keys are one only when all of
+   * those agree.
+   */
+  private _countOther(key: Uint8Array, start: number, length: number): void {
+    if (!this.otherKeysExact) return;
+    // The fingerprint holds the last eight bytes and the length; the hash covers the rest.
+    let h1 = 0x811c9dc5 ^ length;
+    for (let i = start; i < start + length - 8; i++) h1 = Math.imul(h1 ^ key[i], 0x01000193);
+    h1 |= 1; // (0, 0) marks an empty slot
+    const h2 = this._lowNow ^ Math.imul(this._highNow, 0x9e3779b1) ^ length;
+    const table = this._other ??= new Int32Array(2 * OTHER_SLOTS);
+    const mask = OTHER_SLOTS - 1;
+    let at = (h2 ^ (h1 >>> 7)) & mask;
+    for (;;) {
+      const held = table[2 * at];
+      if (held === 0) break;
+      if (held === h1 && table[2 * at + 1] === h2) return;
+      at = (at + 1) & mask;
+    }
+    if (this.otherKeys >= OTHER_KEYS) {
+      this.otherKeysExact = false;
+      return;
+    }
+    table[2 * at] = h1;
+    table[2 * at + 1] = h2;
+    this.otherKeys++;
   }
 
   /** Sets the fingerprint of `key[start, start + length)`. */

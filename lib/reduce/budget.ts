@@ -7,10 +7,16 @@
  * @module
  */
 import { linePatternRetainedBytes } from "../bytes/mod.ts";
-import { LIMITS, type OutputPolicy, type ReductionRule } from "../rules/model.ts";
+import {
+  LIMITS,
+  type OutputPolicy,
+  type ReductionRule,
+  type SuccessBudgets,
+  type TypedReducerKind,
+} from "../rules/model.ts";
 import type { ChildStatus } from "./types.ts";
 import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
-import { typedStateBytes } from "./typed_budget.ts";
+import { SUCCESS_BUDGET_BYTES, typedStateBytes } from "./typed_budget.ts";
 
 /**
  * The state sizes one stream needs so that either policy can be rendered at
@@ -101,4 +107,22 @@ export function checkMemoryBound(
     message:
       `rule ${rule.id}: retained state per stream may reach ${bytes} bytes, above the ${LIMITS.streamMemoryBytesMax}-byte limit`,
   };
+}
+
+/**
+ * The success budget of typed `kind` under the configured `budgets`: the
+ * kind's own, else the one for every kind, else {@link SUCCESS_BUDGET_BYTES}.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { successBudget } from "./budget.ts";
+ * const budgets = { successBytes: 1024, kinds: { diff: 2048 } };
+ * equal(successBudget(budgets, "diff"), 2048);
+ * equal(successBudget(budgets, "log"), 1024);
+ * equal(successBudget(undefined, "log"), 1024);
+ * ```
+ */
+export function successBudget(budgets: SuccessBudgets | undefined, kind: TypedReducerKind): number {
+  return budgets?.kinds[kind] ?? budgets?.successBytes ?? SUCCESS_BUDGET_BYTES;
 }

@@ -6,7 +6,9 @@
  *
  * @module
  */
-import type { ReductionRule } from "../rules/model.ts";
+import type { ReductionRule, SuccessBudgets, TypedReducerKind } from "../rules/model.ts";
+import type { Family } from "./kinds/family.ts";
+import { successBudget } from "./budget.ts";
 import { HeadTailStreamReducer } from "./head_tail.ts";
 import { LineFilterStreamReducer } from "./line_filter.ts";
 import { TypedStreamReducer } from "./typed.ts";
@@ -22,7 +24,7 @@ import type { SourceTerms } from "./source_terms.ts";
 import type { StreamReducer } from "./types.ts";
 
 export type { ChildStatus, Recovery, ReducedStream, StreamReducer } from "./types.ts";
-export { checkMemoryBound, selectPolicy, streamMemoryBound } from "./budget.ts";
+export { checkMemoryBound, selectPolicy, streamMemoryBound, successBudget } from "./budget.ts";
 export {
   classifyLine,
   classifyText,
@@ -32,7 +34,7 @@ export {
   isPassingLine,
   MANDATORY,
 } from "./evidence.ts";
-export { SUCCESS_BUDGET_BYTES } from "./typed_budget.ts";
+export { SUCCESS_BUDGET_BYTES, SUCCESS_LINE_BYTES } from "./typed_budget.ts";
 export {
   formatCount,
   largerThanPage,
@@ -49,7 +51,8 @@ export { NO_TERMS, type SourceTerms, sourceTerms } from "./source_terms.ts";
  * exceeds `streamMemoryBound(rule)`; callers check that bound with
  * `checkMemoryBound` before starting the child. `terms`, the command's
  * source terms (`sourceTerms` of its argv), give the `search` kind one
- * sample row per term; every other kind ignores them.
+ * sample row per term; every other kind ignores them. `budgets` (the
+ * config's `budgets:`) set a typed kind's success budget.
  *
  * @example
  * ```ts
@@ -72,28 +75,48 @@ export { NO_TERMS, type SourceTerms, sourceTerms } from "./source_terms.ts";
  * );
  * ```
  */
-export function createStreamReducer(rule: ReductionRule, terms?: SourceTerms): StreamReducer {
+export function createStreamReducer(
+  rule: ReductionRule,
+  terms?: SourceTerms,
+  budgets?: SuccessBudgets,
+): StreamReducer {
   const reducer = rule.reducer;
-  switch (reducer.kind) {
-    case "head_tail":
-      return new HeadTailStreamReducer(rule);
-    case "line_filter":
-      return new LineFilterStreamReducer(rule, reducer);
-    case "search":
-      return new TypedStreamReducer(rule, SEARCH, terms);
-    case "diff":
-      return new TypedStreamReducer(rule, DIFF);
-    case "status":
-      return new TypedStreamReducer(rule, STATUS);
-    case "test":
-      return new TypedStreamReducer(rule, TEST);
-    case "build":
-      return new TypedStreamReducer(rule, BUILD);
-    case "install":
-      return new TypedStreamReducer(rule, INSTALL);
-    case "log":
-      return new TypedStreamReducer(rule, LOG);
-    case "list":
-      return new TypedStreamReducer(rule, LIST);
-  }
+  const kind = reducer.kind;
+  if (kind === "head_tail") return new HeadTailStreamReducer(rule);
+  if (kind === "line_filter") return new LineFilterStreamReducer(rule, reducer);
+  return new TypedStreamReducer(
+    rule,
+    FAMILIES[kind],
+    kind === "search" ? terms : undefined,
+    successBudget(budgets, kind),
+  );
 }
+
+/**
+ * True when typed `kind` takes its failure budget from a failure line in
+ * the text even on exit 0 (test, build, install); data kinds (search,
+ * diff, …) take it from a failed exit only.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { textShowsFailure } from "./mod.ts";
+ * equal(textShowsFailure("test"), true);
+ * equal(textShowsFailure("diff"), false);
+ * ```
+ */
+export function textShowsFailure(kind: TypedReducerKind): boolean {
+  return FAMILIES[kind].textShowsFailure;
+}
+
+/** The family of every typed kind. */
+const FAMILIES: Readonly<Record<TypedReducerKind, Family>> = {
+  search: SEARCH,
+  diff: DIFF,
+  status: STATUS,
+  test: TEST,
+  build: BUILD,
+  install: INSTALL,
+  log: LOG,
+  list: LIST,
+};

@@ -27,9 +27,15 @@
  *    command's terms (the search kind: `sourceTerms` of its argv), the
  *    first row that holds each term, in term order; without terms no row is
  *    searched;
- * 4. a fixed summary of rows by key (`[yarp: 1,204 matches in 31 files: …]`),
- *    then structural lines of the family (diff and hunk headers, branch
- *    lines);
+ * 4. a fixed summary of rows by key with exact counts (`[yarp: 1,204
+ *    matches in 31 files: …]`), its keys listed within the family's
+ *    `Floor` share of the budget (diff: in file order, with `+N −M`),
+ *    then structural lines of the family (hunk headers, branch lines; a
+ *    `Role.Detail` line only under the failure budget); a `headRows` family
+ *    (log) shows each row with its structure as one group, whole or not at
+ *    all; with `examplesInOrder` (diff), structure and samples go together
+ *    in input order on success (a file's header, first hunk header and
+ *    first changed lines);
  * 5. diverse examples: the first rows of each key, key by key;
  * 6. head and tail fill.
  *
@@ -42,8 +48,9 @@
  * kinds included, selects the failure budget; without one the success
  * budget applies (the failure policy's limits stay: they are the rule's
  * only ones). A data row of a failure form selects the failure budget too.
- * On success, classes 3–6 stop at {@link SUCCESS_BUDGET_BYTES}
- * in all (classes 1–2 may use the policy's `maxOutputBytes`). Every
+ * On success, classes 3–6 stop at the success budget in all (the
+ * constructor's `successBytes`, default {@link SUCCESS_BUDGET_BYTES};
+ * classes 1–2 may use the policy's `maxOutputBytes`). Every
  * diagnostic line that is not shown is counted in one line
  * (`[yarp: 12 omitted lines carry error or warning markers]`). The output
  * ends with the shared omission marker; the minimum-savings gate and the
@@ -119,6 +126,8 @@ const TAG_LINE = 0;
 const TAG_CONTEXT = 1;
 /** A line the classifier calls a diagnostic: counted by the omitted-diagnostics note. */
 const TAG_DIAGNOSTIC = 2;
+/** A row that starts a group of structure lines (log: a commit). */
+const TAG_ROW = 3;
 
 const encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
@@ -162,6 +171,10 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private readonly _summaryHead: RecordStore;
   private readonly _summaryTail: RecordRing;
   private readonly _structure: RecordStore;
+  /** {@link Role.Detail} lines, shown under the failure budget only. */
+  private readonly _details: RecordStore;
+  /** The success budget of optional evidence, in bytes. */
+  private readonly _successBytes: number;
   private readonly _samples: RecordStore;
   private readonly _head: RecordStore;
   private readonly _tail: RecordRing;
@@ -174,6 +187,8 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   private _diagnosticLines = 0;
   private _failureText = false;
   private _rows = 0;
+  /** Rows counted as removed lines (diff). */
+  private _minusRows = 0;
   /** True once the family gave a {@link Role.Heading}: warnings are then kept in order only. */
   private _headings = false;
   /** Lines still to keep as context of the last failure; negative: to drop as a lost one's. */
@@ -191,9 +206,17 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
   /**
    * Prepares state for `rule` under `family`; with `terms` (the command's
    * source terms), its rows are searched for the terms without a sample.
+   * `successBytes` is the success budget of optional evidence (the
+   * configured `budgets:`, else {@link SUCCESS_BUDGET_BYTES}).
    */
-  constructor(rule: ReductionRule, family: Family, terms?: SourceTerms) {
+  constructor(
+    rule: ReductionRule,
+    family: Family,
+    terms?: SourceTerms,
+    successBytes: number = SUCCESS_BUDGET_BYTES,
+  ) {
     this._rule = rule;
+    this._successBytes = successBytes;
     this._family = family;
     this._terms = terms === undefined || terms.terms.length === 0 ? null : new TermSamples(terms);
     this._parser = family.create();
@@ -221,6 +244,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     this._summaryHead = new RecordStore(SUMMARY_HEAD * line, SUMMARY_HEAD, line);
     this._summaryTail = new RecordRing(SUMMARY_TAIL, line);
     this._structure = new RecordStore(STRUCTURE_RECORDS * ROW_BYTES, STRUCTURE_RECORDS, ROW_BYTES);
+    this._details = new RecordStore(STRUCTURE_RECORDS * ROW_BYTES, STRUCTURE_RECORDS, ROW_BYTES);
     const perKey = family.samplesPerKey;
     this._samples = new RecordStore(MAX_KEYS * perKey * ROW_BYTES, MAX_KEYS * perKey, ROW_BYTES);
     this._head = new RecordStore(HEAD_LINES * ROW_BYTES, HEAD_LINES, ROW_BYTES);
@@ -278,6 +302,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this._mandatory.retainedBytes() + this._failures.retainedBytes() +
       this._warnings.retainedBytes() + this._summaryHead.retainedBytes() +
       this._summaryTail.retainedBytes() + this._structure.retainedBytes() +
+      this._details.retainedBytes() +
       this._samples.retainedBytes() + this._head.retainedBytes() + this._tail.retainedBytes() +
       this._keys.retainedBytes() + this._keys2.retainedBytes() +
       (this._terms?.retainedBytes() ?? 0) + FIXED_STATE_BYTES;
@@ -332,6 +357,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       this,
     );
     if (role === Role.Passed) return;
+    if (role !== Role.Row && this._keyLength >= 0) {
+      this._keys.register(this._key, this._keyStart, this._keyLength);
+    }
     if (role === Role.Row) {
       // A row is a diagnostic by its form alone (`grep "error TS"` over tsc's output), never
       // for a word of the code or name it quotes.
@@ -345,10 +373,9 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
         this._diagnostic(b, start, end, ending, dropped, index, diagnostic === FAILURE_DIAGNOSTIC);
         return;
       }
-      if (
-        this._family.headRows &&
-        this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)
-      ) {
+      if (this._family.headRows) {
+        // Shown from the start, each with its group; past the store a row alone is dropped.
+        this._structure.add(b, start, end, ending, dropped, index, TAG_ROW);
         return;
       }
       this._fill(b, start, end, ending, dropped, index);
@@ -412,7 +439,14 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       return;
     }
     if (role === Role.Structure) {
-      if (this._structure.add(b, start, end, ending, dropped, index, TAG_LINE)) return;
+      // Past the store, a group's structure (a commit's date or subject) would show as fill
+      // apart from its row: it is dropped.
+      const added = this._structure.add(b, start, end, ending, dropped, index, TAG_LINE);
+      if (added || this._family.headRows) return;
+    }
+    if (role === Role.Detail) {
+      this._details.add(b, start, end, ending, dropped, index, TAG_LINE);
+      return;
     }
     this._fill(b, start, end, ending, dropped, index);
   }
@@ -458,6 +492,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     index: number,
   ): void {
     this._rows++;
+    if (this.minus) this._minusRows++;
     if (this._keyLength >= 0) {
       const slot = this._keys.count(this._key, this._keyStart, this._keyLength, this.minus);
       if (slot >= 0) {
@@ -498,7 +533,7 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     const eol = this._firstEnding === LINE_END_CRLF ? "\r\n" : "\n";
     const eolBytes = eol.length;
     const hard = policy.maxOutputBytes;
-    const optionalLimit = failed ? hard : Math.min(hard, SUCCESS_BUDGET_BYTES);
+    const optionalLimit = failed ? hard : Math.min(hard, this._successBytes);
     const lineCap = (optional: boolean) =>
       Math.min(policy.maxLineBytes, failed || !optional ? policy.maxLineBytes : SUCCESS_LINE_BYTES);
 
@@ -516,17 +551,21 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     const picks: Pick[] = [];
     const taken = new Set<number>();
     let used = 0;
-    const pick = (store: RecordStore, slot: number, optional: boolean, limit: number): boolean => {
-      const index = store.index[slot];
-      if (taken.has(index)) return true;
-      const cap = lineCap(optional);
+    /** Bytes shown of record `slot`, and its size in the output with notes and ending. */
+    const measure = (store: RecordStore, slot: number, optional: boolean) => {
       const length = store.length[slot];
-      const shown = Math.min(length, cap);
+      const shown = Math.min(length, lineCap(optional));
       const omitted = length - shown + store.cut[slot];
       let size = shown + store.ending[slot] +
         (omitted > 0 ? byteLength(truncationMarker(omitted)) : 0);
       if (store.ending[slot] === 0) size += eolBytes;
       if (store.count[slot] > 1) size += byteLength(repeatNote(store.count[slot])) + eolBytes;
+      return { shown, size };
+    };
+    const pick = (store: RecordStore, slot: number, optional: boolean, limit: number): boolean => {
+      const index = store.index[slot];
+      if (taken.has(index)) return true;
+      const { shown, size } = measure(store, slot, optional);
       if (used + size > limit - reserve) return false;
       used += size;
       taken.add(index);
@@ -569,20 +608,55 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
         if (slot >= 0) pick(terms.store, slot, true, optionalLimit);
       }
     }
-    // 4. the fixed summary of rows by key.
-    const keyLine = this._keySummary(failed ? 12 : 4);
+    // 4. the fixed summary of rows by key, within its share of the success budget.
+    const floor = this._family.floor;
+    const keyLine = failed
+      ? this._keySummary(12, Number.MAX_SAFE_INTEGER)
+      : this._keySummary(Number.MAX_SAFE_INTEGER, Math.floor(optionalLimit * floor.keyShare));
     let extra = 0;
-    if (keyLine !== "" && used + keyLine.length + eolBytes <= optionalLimit - reserve) {
+    if (keyLine !== "" && used + byteLength(keyLine) + eolBytes <= optionalLimit - reserve) {
       extra = byteLength(keyLine) + eolBytes;
       used += extra;
     }
-    // 4. structure.
-    for (let s = 0; s < this._structure.size; s++) {
-      if (!pick(this._structure, s, true, optionalLimit)) break;
-    }
-    // 5. diverse examples: sample k of every key, then k+1.
     const keys = this._keys;
-    for (let k = 0; k < this._family.samplesPerKey; k++) {
+    if (!failed && floor.examplesInOrder) {
+      // 4–5. structure and samples together in input order (diff: each file's header and first
+      // hunk header with its first changed lines), until one does not fit; structure left
+      // without a line under it goes.
+      const first = picks.length;
+      for (const [store, slot] of inOrder([this._structure, this._samples])) {
+        if (!pick(store, slot, true, optionalLimit)) break;
+      }
+      while (picks.length > first && picks[picks.length - 1].store === this._structure) {
+        const dangling = picks.pop()!;
+        taken.delete(dangling.index);
+        used -= dangling.size;
+      }
+    } else if (this._family.headRows) {
+      // 4. groups in order (log: a commit with its date, subject and stat line), each whole.
+      const structure = this._structure;
+      for (let s = 0; s < structure.size;) {
+        let next = s + 1;
+        while (next < structure.size && structure.tag[next] !== TAG_ROW) next++;
+        let size = 0;
+        for (let g = s; g < next; g++) size += measure(structure, g, true).size;
+        if (used + size > optionalLimit - reserve) break;
+        for (let g = s; g < next; g++) pick(structure, g, true, optionalLimit);
+        s = next;
+      }
+    } else {
+      // 4. structure (and, under the failure budget, details) in input order.
+      for (
+        const [store, slot] of inOrder(
+          failed ? [this._structure, this._details] : [this._structure],
+        )
+      ) {
+        if (!pick(store, slot, true, optionalLimit)) break;
+      }
+    }
+    // 5. diverse examples: sample k of every key, then k+1 (in-order examples have theirs).
+    const diverse = failed || !floor.examplesInOrder ? this._family.samplesPerKey : 0;
+    for (let k = 0; k < diverse; k++) {
       for (let key = 0; key < keys.keys.length; key++) {
         const slot = keys.sampleSlots[key][k];
         if (slot !== undefined) pick(this._samples, slot, true, optionalLimit);
@@ -673,32 +747,63 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
     return unchangedStream(bytes, this._inputBytes, this._inputLines);
   }
 
-  /** `[yarp: 1,204 matches in 31 files: src/a.ts 120 · src/b.ts 40 · … 29 more files]`, or "". */
-  private _keySummary(shown: number): string {
+  /**
+   * `[yarp: 1,204 matches in 31 files: src/a.ts 120 · src/b.ts 40 · 29 more files (1,044 matches)]`,
+   * or "": at most `most` keys of each table, while the line stays within
+   * `maxBytes` (one key at least); the counts are exact ("over" only past
+   * the hashed further keys). Diff lines give `+N −M` per file and in all.
+   */
+  private _keySummary(most: number, maxBytes: number): string {
     const family = this._family;
-    if (this._rows === 0) return "";
     const keys = this._keys;
+    if (this._rows === 0 && keys.keys.length === 0) return "";
     const rows = this._rows;
+    const diff = family.rowNoun === "changed line";
+    const signed = (plus: number, minus: number) => `+${formatCount(plus)} −${formatCount(minus)}`;
     let text = `[yarp: ${plural(rows, family.rowNoun)}`;
+    if (diff) text += ` (${signed(rows - this._minusRows, this._minusRows)})`;
+    /** Appends the keys of `table` in `order` while they fit; returns the rows they hold. */
+    const list = (
+      table: KeyTable,
+      order: number[],
+      separator: string,
+      item: (i: number) => string,
+    ) => {
+      let listed = 0;
+      let held = 0;
+      for (const i of order) {
+        const next = (listed === 0 ? separator : " · ") + item(i);
+        if (listed === most || (listed > 0 && byteLength(text + next) + 2 > maxBytes)) break;
+        text += next;
+        listed++;
+        held += table.counts[i] + table.minus[i];
+      }
+      return { listed, held };
+    };
     if (family.keyNoun !== "" && keys.keys.length > 0) {
-      const order = keys.keys.map((_, i) => i).sort((a, b) =>
-        (keys.counts[b] + keys.minus[b]) - (keys.counts[a] + keys.minus[a]) || a - b
-      );
-      const more = keys.otherRows > 0;
-      text += ` in ${more ? "over " : ""}${plural(keys.keys.length, family.keyNoun)}:`;
-      const list = order.slice(0, shown).map((i) => {
+      const over = keys.otherKeysExact ? "" : "over ";
+      text += ` in ${over}${plural(keys.distinct, family.keyNoun)}`;
+      const order = keys.keys.map((_, i) => i);
+      if (!family.floor.keysInOrder) {
+        order.sort((a, b) =>
+          (keys.counts[b] + keys.minus[b]) - (keys.counts[a] + keys.minus[a]) || a - b
+        );
+      }
+      const { listed, held } = list(keys, order, ": ", (i) => {
         const name = latin1Key(keys.keys[i]);
-        return family.rowNoun === "changed line"
-          ? `${name} +${formatCount(keys.counts[i])} −${formatCount(keys.minus[i])}`
+        return diff
+          ? `${name} ${signed(keys.counts[i], keys.minus[i])}`
           : `${name} ${formatCount(keys.counts[i])}`;
       });
-      text += " " + list.join(" · ");
-      const rest = keys.keys.length - Math.min(shown, keys.keys.length);
-      if (rest > 0) text += ` · ${plural(rest, "more " + family.keyNoun)}`;
-      if (more) {
-        text += ` · ${plural(keys.otherRows, family.rowNoun)} in further ${
-          pluralOf(family.keyNoun)
-        }`;
+      const rest = keys.distinct - listed;
+      if (rest > 0) {
+        text += ` · ${over}${plural(rest, "more " + family.keyNoun)}`;
+        const restRows = rows - held;
+        if (diff) {
+          let restMinus = this._minusRows;
+          for (const i of order.slice(0, listed)) restMinus -= keys.minus[i];
+          text += ` ${signed(restRows - restMinus, restMinus)}`;
+        } else if (restRows > 0) text += ` (${plural(restRows, family.rowNoun)})`;
       }
     }
     const keys2 = this._keys2;
@@ -706,11 +811,15 @@ export class TypedStreamReducer implements StreamReducer, KeySink {
       const order = keys2.keys.map((_, i) => i).sort((a, b) =>
         keys2.counts[b] - keys2.counts[a] || a - b
       );
-      text += `; by ${family.key2Noun}: ` +
-        order.slice(0, shown).map((i) =>
-          `${latin1Key(keys2.keys[i])} ${formatCount(keys2.counts[i])}`
-        )
-          .join(" · ");
+      const { listed } = list(
+        keys2,
+        order,
+        `; by ${family.key2Noun}: `,
+        (i) => `${latin1Key(keys2.keys[i])} ${formatCount(keys2.counts[i])}`,
+      );
+      const over = keys2.otherKeysExact ? "" : "over ";
+      const rest = keys2.distinct - listed;
+      if (rest > 0) text += ` · ${over}${plural(rest, "more " + family.key2Noun)}`;
     }
     return text + "]";
   }
@@ -748,6 +857,13 @@ function writeEnding(out: Uint8Array, at: number, ending: LineEnding): number {
   }
   out[at] = 10;
   return 1;
+}
+
+/** The records of `stores` as `[store, slot]` pairs, in input order. */
+function inOrder(stores: readonly RecordStore[]): [RecordStore, number][] {
+  const all: [RecordStore, number][] = [];
+  for (const store of stores) for (let s = 0; s < store.size; s++) all.push([store, s]);
+  return all.sort((a, b) => a[0].index[a[1]] - b[0].index[b[1]]);
 }
 
 function copyStore(from: RecordStore, to: RecordStore): void {

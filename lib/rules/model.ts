@@ -48,6 +48,22 @@ export const TYPED_REDUCER_KINDS = [
 /** One typed reducer kind. */
 export type TypedReducerKind = typeof TYPED_REDUCER_KINDS[number];
 
+/**
+ * The success budgets a user configures (config `budgets:`): the bytes a
+ * typed kind's successful result may use beyond its mandatory evidence, for
+ * every typed kind and per kind (a kind's own wins). Absent: the built-in
+ * budget (`SUCCESS_BUDGET_BYTES`, lib/reduce/typed_budget.ts).
+ */
+export interface SuccessBudgets {
+  /** Every typed kind's success budget, in bytes. */
+  readonly successBytes?: number;
+  /** Per kind, in bytes. */
+  readonly kinds: Readonly<Partial<Record<TypedReducerKind, number>>>;
+}
+
+/** The smallest and largest success budget a config may set, in bytes. */
+export const SUCCESS_BUDGET_RANGE = { min: 256, max: 65_536 } as const;
+
 /** The closed set of reducer kinds this build supports. */
 export type ReducerKind = "head_tail" | "line_filter" | TypedReducerKind;
 

@@ -29,7 +29,7 @@
  *
  * @module
  */
-import type { ReductionRule } from "../rules/model.ts";
+import type { ReductionRule, SuccessBudgets } from "../rules/model.ts";
 import type { PageTally, Recovery, StreamReducer } from "../reduce/mod.ts";
 import { shellExitStatus } from "./child_status.ts";
 import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
@@ -254,7 +254,8 @@ export async function runPassthrough(
  * then `yarp: REASON; the output above is exact and was not archived` on
  * stderr. The runner closes the capture before returning (one it opened
  * only when the spawn succeeded). Without one,
- * markers say nothing about recovery.
+ * markers say nothing about recovery. `budgets` (the config's `budgets:`)
+ * set a typed kind's success budget.
  *
  * @example
  * ```ts
@@ -282,6 +283,7 @@ export async function runReduced(
   rule: ReductionRule,
   streams: RunStreams = processRunStreams,
   capture?: CaptureSource,
+  budgets?: SuccessBudgets,
 ): Promise<number> {
   // Loaded here, not at start-up: pass-through never needs the reducers. The load starts before
   // the spawn and is awaited after it, so the child runs meanwhile; no chunk is read before the
@@ -289,7 +291,10 @@ export async function runReduced(
   const reduce = import("../reduce/mod.ts");
   const reducers = reduce.then(({ createStreamReducer, sourceTerms }) => {
     const terms = sourceTerms(argv);
-    return [createStreamReducer(rule, terms), createStreamReducer(rule, terms)] as const;
+    return [
+      createStreamReducer(rule, terms, budgets),
+      createStreamReducer(rule, terms, budgets),
+    ] as const;
   });
   reducers.catch(() => {}); // a spawn failure never awaits it
   let opened = typeof capture === "function" ? undefined : capture;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
+import type { SuccessBudgets } from "../rules/model.ts";
 import type { ShellSourceParser } from "./parser.ts";
 import {
   effectiveRule,
@@ -67,6 +68,8 @@ const CAP_REASONS: ReadonlySet<string> = new Set([
 export interface FinishedResultOptions {
   /** The global output cap's policy, or null to switch it off; default {@link DEFAULT_OUTPUT_CAP}. */
   readonly cap?: OutputCapPolicy | null;
+  /** The configured success budgets of the typed kinds (config `budgets:`); default built-in. */
+  readonly budgets?: SuccessBudgets;
 }
 
 const LF = 10;
@@ -209,7 +212,7 @@ export async function reduceFinishedResult(
     if ("reason" in exact) return pass([exact.reason], ruleId);
     const { createStreamReducer, sourceTerms } = await import("../reduce/mod.ts");
     const terms = plan.argv === undefined ? undefined : sourceTerms(plan.argv);
-    const reducer = createStreamReducer(effectiveRule(plan), terms);
+    const reducer = createStreamReducer(effectiveRule(plan), terms, options.budgets);
     reducer.push(input);
     const reduced = reducer.finish({ code: exitCode ?? 1 }, recoveryOf(exact.id));
     if (!reduced.changed || reduced.bytes.length >= input.length) {

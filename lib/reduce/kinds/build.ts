@@ -19,6 +19,7 @@
  * @module
  */
 import {
+  BUSIEST_FIRST,
   type Family,
   find,
   isWord,
@@ -124,6 +125,7 @@ export const BUILD: Family = {
   key2Noun: "",
   samplesPerKey: 0,
   textShowsFailure: true,
+  floor: BUSIEST_FIRST,
   headRows: false,
   create: stateless(line),
 };

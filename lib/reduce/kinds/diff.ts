@@ -1,22 +1,25 @@
 /**
- * The `diff` kind (git diff, git show, diff -u): file headers (`diff --git`,
- * `--- a/…`, `+++ b/…`, mode, rename, index and `Binary files` lines), hunk
- * headers and git show's commit header are structure; changed lines are
- * rows keyed by the file, counted apart as added and removed (the summary's
- * per-file `+N −M`), and their first lines per file are the bounded
- * changed-line context; unchanged context lines are noise.
+ * The `diff` kind (git diff, git show, diff -u): a file's header (`diff
+ * --git`, or `+++ b/…` without one), its first hunk header, its mode,
+ * rename, `Binary files` and `Only in` lines and git show's commit header
+ * are structure; its `index`, `--- a/…` and (after `diff --git`) `+++ b/…`
+ * lines and later hunk headers are details, shown under the failure budget
+ * only (the summary line names every file). A file header registers the
+ * file, so a file with no changed line (binary, mode-only, renamed) is still
+ * one of the files. Changed lines are rows keyed by the file, counted apart
+ * as added and removed (the summary's per-file `+N −M`), and their first
+ * lines per file are the examples, shown under the file's first hunk header
+ * (the floor: every file with its counts, then the first changed lines of
+ * the first hunks); unchanged context lines are noise.
  *
  * @module
  */
 import { type Family, type KeySink, type LineParser, Role, startsWith } from "./family.ts";
 
-/** Header line prefixes, by lead byte. */
+/** Structural line prefixes, by lead byte (besides hunk headers). */
 const HEADERS: string[][] = [];
 for (
   const head of [
-    "--- ",
-    "@@",
-    "index ",
     "commit ",
     "Binary files ",
     "new file mode",
@@ -32,6 +35,10 @@ for (
 class DiffParser implements LineParser {
   private readonly _file = new Uint8Array(256);
   private _fileLength = 0;
+  /** True once the current file's first hunk header was seen. */
+  private _hunk = false;
+  /** True when the current file was started by a `diff --git` line. */
+  private _git = false;
 
   line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
     if (start === end) return Role.Noise;
@@ -45,7 +52,8 @@ class DiffParser implements LineParser {
           break;
         }
       }
-      this._setFile(bytes, at, end);
+      this._setFile(bytes, at, end, sink);
+      this._git = true;
       return Role.Structure;
     }
     if (b === 0x2b && startsWith(bytes, start, end, "+++ ")) {
@@ -53,8 +61,19 @@ class DiffParser implements LineParser {
       if (startsWith(bytes, at, end, "b/")) at += 2;
       let stop = at;
       while (stop < end && bytes[stop] !== 0x09) stop++;
-      if (!startsWith(bytes, at, end, "/dev/null")) this._setFile(bytes, at, stop);
+      if (!startsWith(bytes, at, end, "/dev/null")) this._setFile(bytes, at, stop, sink);
+      return this._git ? Role.Detail : Role.Structure;
+    }
+    if (b === 0x40 && startsWith(bytes, start, end, "@@")) {
+      if (this._hunk) return Role.Detail;
+      this._hunk = true;
       return Role.Structure;
+    }
+    if (
+      (b === 0x2d && startsWith(bytes, start, end, "--- ")) ||
+      (b === 0x69 && startsWith(bytes, start, end, "index "))
+    ) {
+      return Role.Detail;
     }
     const heads = HEADERS[b];
     if (heads !== undefined) {
@@ -69,10 +88,19 @@ class DiffParser implements LineParser {
     return Role.Other;
   }
 
-  private _setFile(bytes: Uint8Array, start: number, end: number): void {
+  /** Starts file `bytes[start, end)` (a new one unless it is the current file) and registers it. */
+  private _setFile(bytes: Uint8Array, start: number, end: number, sink: KeySink): void {
     const n = Math.min(end - start, this._file.length);
-    this._file.set(bytes.subarray(start, start + n));
-    this._fileLength = n;
+    const file = this._file;
+    let same = n === this._fileLength;
+    for (let i = 0; same && i < n; i++) same = file[i] === bytes[start + i];
+    if (!same) {
+      file.set(bytes.subarray(start, start + n));
+      this._fileLength = n;
+      this._hunk = false;
+      this._git = false;
+    }
+    sink.key(file, 0, n);
   }
 
   retainedBytes(): number {
@@ -87,6 +115,7 @@ export const DIFF: Family = {
   key2Noun: "",
   samplesPerKey: 3,
   textShowsFailure: false,
+  floor: { keyShare: 1 / 2, keysInOrder: true, examplesInOrder: true },
   headRows: false,
   create: () => new DiffParser(),
 };

@@ -34,11 +34,41 @@ export const Role = {
    * instead of once with a count.
    */
   Heading: 7,
+  /**
+   * A structural line shown only under the failure budget (diff's `diff --git`, `index`,
+   * `---`/`+++` headers and later hunk headers): on success the summary line names what it
+   * says.
+   */
+  Detail: 8,
 } as const;
+
+/**
+ * How a family's successful result is shown beyond its mandatory evidence:
+ * the floor of facts it keeps first (docs/rules.md, "Floors").
+ */
+export interface Floor {
+  /** The share of the success budget the summary line of keys may use (it then says "N more"). */
+  readonly keyShare: number;
+  /** True: keys listed in the order first seen (diff: file order); false: the busiest first. */
+  readonly keysInOrder: boolean;
+  /**
+   * True: structure and samples are picked together in input order (diff:
+   * each file's first hunk header with its first changed lines), after the
+   * summary line.
+   */
+  readonly examplesInOrder: boolean;
+}
+
+/** The floor of families whose summary line lists their busiest keys. */
+export const BUSIEST_FIRST: Floor = { keyShare: 1 / 3, keysInOrder: false, examplesInOrder: false };
 
 /** Where a parser puts a row's keys. */
 export interface KeySink {
-  /** Sets the row's primary key to `bytes[start, end)` (the engine copies at most 96 bytes). */
+  /**
+   * Sets the row's primary key to `bytes[start, end)` (the engine copies at
+   * most 96 bytes). A `Structure` or `Detail` line may set one too: the key
+   * is then counted as seen with no row (a diff's file with no changed line).
+   */
   key(bytes: Uint8Array, start: number, end: number): void;
   /** Sets the row's secondary key (list: the extension). */
   key2(bytes: Uint8Array, start: number, end: number): void;
@@ -83,8 +113,14 @@ export interface Family {
    * messages quote code that says "error".
    */
   readonly textShowsFailure: boolean;
-  /** True when rows are best shown from the start (log: newest commits) rather than by key. */
+  /**
+   * True when rows are best shown from the start (log: newest commits)
+   * rather than by key: each row and the structure lines after it form a
+   * group shown whole or not at all.
+   */
   readonly headRows: boolean;
+  /** The floor of a successful result. */
+  readonly floor: Floor;
   /**
    * ASCII words the parser searches lines for in any case (install: its
    * keep words): the engine's chunk search looks for them too and tells the

@@ -14,6 +14,7 @@
  * @module
  */
 import {
+  BUSIEST_FIRST,
   type Family,
   FoldedWords,
   isWord,
@@ -151,6 +152,7 @@ export const INSTALL: Family = {
   key2Noun: "",
   samplesPerKey: 0,
   textShowsFailure: true,
+  floor: BUSIEST_FIRST,
   headRows: false,
   words: KEEP_WORDS,
   create: stateless(line),

@@ -13,6 +13,7 @@
  * @module
  */
 import {
+  BUSIEST_FIRST,
   type Family,
   find,
   type KeySink,
@@ -66,15 +67,18 @@ class ListParser implements LineParser {
     // The name: after the last space for ls -l / unzip -l rows, after tree's drawing.
     // One pass finds it with the last slash (not final) and the last dot after it.
     let name = start;
+    let before = start;
+    let nameEnd = end;
     let slash = -1;
     let dot = -1;
-    let link = false;
+    let rescan = false;
     for (let i = start; i < end; i++) {
       const b = bytes[i];
       if (b - 0x30 >>> 0 < 0x50) continue; // 0-9, A-Z, a-z and the like: class 0, one compare
       const c = NAME_CLASS[b];
       if (c === 0) continue;
       if (c === C_BREAK) {
+        before = name;
         name = i + 1;
         slash = -1;
         dot = -1;
@@ -82,7 +86,11 @@ class ListParser implements LineParser {
         if (i < end - 1) slash = i;
       } else if (c === C_DOT) dot = i;
       else if (i + 1 < end && bytes[i + 1] === 0x3e && i > start && bytes[i - 1] === 0x20) {
-        link = true; // symlink " -> ": the name is before it, its slashes and dots are anywhere after
+        // A symlink `name -> target`: the entry is the name before the arrow, never the
+        // target's directory.
+        name = before;
+        nameEnd = i - 1;
+        rescan = true;
         break;
       }
     }
@@ -91,17 +99,17 @@ class ListParser implements LineParser {
       !drawnOrIndented(bytes, start, Math.min(end, start + 4))
     ) {
       name = start; // a plain name with spaces
-      link = true;
+      rescan = true;
     }
-    if (link) {
-      slash = lastByte(bytes, SLASH, name, end - 1);
-      dot = lastByte(bytes, 0x2e, name, end);
+    if (rescan) {
+      slash = lastByte(bytes, SLASH, name, nameEnd - 1);
+      dot = lastByte(bytes, 0x2e, name, nameEnd);
     }
     if (slash > name) sink.key(bytes, name, slash);
     else if (this._dirLength > 0) sink.key(this._dir, 0, this._dirLength);
     else sink.key(DOT, 0, 1);
     if (dot < Math.max(slash + 1, name) + 1) dot = -1;
-    if (dot > 0 && end - dot <= 8) sink.key2(bytes, dot, end);
+    if (dot > 0 && nameEnd - dot > 1 && nameEnd - dot <= 8) sink.key2(bytes, dot, nameEnd);
     else sink.key2(NONE, 0, NONE.length);
     return Role.Row;
   }
@@ -217,6 +225,7 @@ export const LIST: Family = {
   key2Noun: "extension",
   samplesPerKey: 1,
   textShowsFailure: false,
+  floor: BUSIEST_FIRST,
   headRows: false,
   rowsOnly: true,
   create: () => new ListParser(),

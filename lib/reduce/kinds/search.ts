@@ -9,7 +9,15 @@
  *
  * @module
  */
-import { type Family, find, type KeySink, type LineParser, Role, startsWith } from "./family.ts";
+import {
+  BUSIEST_FIRST,
+  type Family,
+  find,
+  type KeySink,
+  type LineParser,
+  Role,
+  startsWith,
+} from "./family.ts";
 
 const COLON = 0x3a;
 
@@ -74,6 +82,7 @@ export const SEARCH: Family = {
   key2Noun: "",
   samplesPerKey: 2,
   textShowsFailure: false,
+  floor: BUSIEST_FIRST,
   headRows: false,
   rowsOnly: true,
   create: () => new SearchParser(),

@@ -2,8 +2,10 @@
  * The `status` kind (git status long, short and branch forms): the branch
  * and upstream lines and section headers are structure, `(use "git …")`
  * hints are noise, and every entry is a row keyed by its group (`modified`,
- * `new file`, `untracked`, or the short form's `XY` code), so the summary
- * gives grouped counts and the examples come from every group.
+ * `new file`, `untracked`, `unmerged`, the long form's staged ones as
+ * `staged modified`, …, or the short form's `XY` code), so the summary gives
+ * every group with its count, in the order shown, and the examples are the
+ * first paths of every group (the floor).
  *
  * @module
  */
@@ -22,8 +24,18 @@ const UNTRACKED = new TextEncoder().encode("untracked");
 const CODE = new Uint8Array(256);
 for (const c of " MADRCU?!") CODE[c.charCodeAt(0)] = 1;
 
+const STAGED = "staged ";
+
 class StatusParser implements LineParser {
   private _untracked = false;
+  /** True under "Changes to be committed:". */
+  private _staged = false;
+  /** `staged ` and the current staged group. */
+  private readonly _group = new Uint8Array(64);
+
+  constructor() {
+    for (let i = 0; i < STAGED.length; i++) this._group[i] = STAGED.charCodeAt(i);
+  }
 
   line(bytes: Uint8Array, start: number, end: number, _flags: number, sink: KeySink): number {
     if (start === end) return Role.Noise;
@@ -42,6 +54,7 @@ class StatusParser implements LineParser {
         return Role.Row;
       }
       this._untracked = startsWith(bytes, start, end, "Untracked files:");
+      this._staged = startsWith(bytes, start, end, "Changes to be committed:");
       return Role.Structure;
     }
     if (bytes[start] === 0x3f && bytes[start + 1] === 0x3f) {
@@ -51,7 +64,10 @@ class StatusParser implements LineParser {
     // `\tmodified:   path` or, under "Untracked files:", `\tpath`.
     for (let i = at; i < end - 1; i++) {
       if (bytes[i] === 0x3a && bytes[i + 1] === 0x20) {
-        sink.key(bytes, at, i);
+        if (this._staged && i - at <= this._group.length - STAGED.length) {
+          this._group.set(bytes.subarray(at, i), STAGED.length);
+          sink.key(this._group, 0, STAGED.length + i - at);
+        } else sink.key(bytes, at, i);
         return Role.Row;
       }
     }
@@ -66,7 +82,7 @@ class StatusParser implements LineParser {
   }
 
   retainedBytes(): number {
-    return 8;
+    return 8 + this._group.byteLength;
   }
 }
 
@@ -77,6 +93,7 @@ export const STATUS: Family = {
   key2Noun: "",
   samplesPerKey: 2,
   textShowsFailure: false,
+  floor: { keyShare: 1 / 2, keysInOrder: true, examplesInOrder: false },
   headRows: false,
   rowsOnly: true,
   create: () => new StatusParser(),

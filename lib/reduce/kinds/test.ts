@@ -34,6 +34,7 @@
  */
 import { Evidence, isPassingLine } from "../evidence.ts";
 import {
+  BUSIEST_FIRST,
   type Family,
   type KeySink,
   type LineParser,
@@ -231,6 +232,7 @@ export const TEST: Family = {
   key2Noun: "",
   samplesPerKey: 0,
   textShowsFailure: true,
+  floor: BUSIEST_FIRST,
   headRows: false,
   readsPassing: true,
   create: () => new TestParser(),
