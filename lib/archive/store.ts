@@ -20,7 +20,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { firstLine } from "../base/error_message.ts";
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Milliseconds a connection waits for another writer before failing. */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -29,6 +29,22 @@ export const BUSY_TIMEOUT_MS = 10_000;
 export class ArchiveError extends Error {
   override name = "ArchiveError";
 }
+
+/**
+ * Schema 3: one row per result YARP changed, for `yarp gain` (no text, only
+ * sizes). `call_seq` names the archived call; rows outlive its retention.
+ */
+const REDUCTIONS = `
+CREATE TABLE reductions (
+  call_seq     INTEGER NOT NULL,
+  created_ms   INTEGER NOT NULL,
+  host         TEXT    NOT NULL,
+  rule         TEXT    NOT NULL,
+  chars_before INTEGER NOT NULL,
+  chars_after  INTEGER NOT NULL
+);
+CREATE INDEX reductions_by_time ON reductions (created_ms);
+`;
 
 const SCHEMA = `
 CREATE TABLE calls (
@@ -69,6 +85,7 @@ CREATE TABLE archive_totals (
   last_seq INTEGER NOT NULL DEFAULT 0
 );
 INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
+${REDUCTIONS}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -251,8 +268,11 @@ function prepareSchema(db: DatabaseSync): void {
       db.exec(`ALTER TABLE streams ADD COLUMN blob_offset INTEGER;
         ALTER TABLE archive_totals ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
         UPDATE archive_totals SET last_seq = (SELECT coalesce(max(seq), 0) FROM calls);
-        DROP TABLE call_text;
-        PRAGMA user_version = ${SCHEMA_VERSION}`);
+        DROP TABLE call_text;`);
+    }
+    if (now === 1 || now === 2) {
+      // Schema 2 -> 3: the reductions table for `yarp gain`; older calls have no rows.
+      db.exec(`${REDUCTIONS} PRAGMA user_version = ${SCHEMA_VERSION}`);
     } else if (now === 0) {
       const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
       if (Number(tables.n) !== 0) {

@@ -22,6 +22,7 @@ usage:
   yarp rules explain [--rule-pack P]... [--json] -- PROG ARGS...
   yarp read ID [--stream stdout|stderr|output] [--json]
   yarp search QUERY... [--limit N] [--json]
+  yarp gain [--host H] [--since D] [--json]
   yarp archive stats [--json]
   yarp archive prune [--max-bytes N] [--older-than D] [--json]
   yarp archive forget ID
@@ -48,6 +49,7 @@ command("rewrite", async () => (await import("./rewrite.ts")).rewriteCommand);
 command("result-reduce", async () => (await import("./result_reduce.ts")).resultReduceCommand);
 command("read", async () => (await import("./read.ts")).readCommand);
 command("search", async () => (await import("./search.ts")).searchCommand);
+command("gain", async () => (await import("./gain.ts")).gainCommand);
 command("archive", async () => (await import("./archive.ts")).archiveCommand);
 command("corpus", async () => (await import("./corpus.ts")).corpusCommand);
 command("trust", async () => (await import("./trust.ts")).trustCommand);

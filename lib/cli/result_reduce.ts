@@ -44,6 +44,9 @@
  * @module
  */
 import { parseArgs } from "./_args.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { callHost, OUTPUT_CAP_RULE } from "../archive/gain.ts";
+import { countChars } from "../bytes/count_chars.ts";
 import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { DEFAULT_OUTPUT_CAP, type OutputCapPolicy } from "../reduce/output_cap.ts";
@@ -54,7 +57,7 @@ import {
 } from "../shell/finished_result.ts";
 
 const USAGE =
-  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--json] < TEXT\n";
+  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--host H] [--json] < TEXT\n";
 
 /** Parsed `result-reduce` arguments. */
 export interface ResultReduceArgs {
@@ -66,6 +69,8 @@ export interface ResultReduceArgs {
   readonly json: boolean;
   /** `--output-cap off|BYTES`: the cap's threshold, `off`, or undefined for the config's. */
   readonly outputCap?: number | "off";
+  /** `--host`: who ran the command, recorded for `yarp gain` (else `YARP_HOST`, else `cli`). */
+  readonly host?: string;
 }
 
 /**
@@ -73,14 +78,14 @@ export interface ResultReduceArgs {
  * (`_args.ts`); one error line when malformed: no positionals and no `--`,
  * `--command` required and not empty, `--exit-code` an integer (a negative
  * one may follow as its own word: `--exit-code -1`), no empty
- * `--rule-pack` path.
+ * `--rule-pack` path, a `--host` that names no host (`lib/archive/gain.ts`).
  */
 export function parseResultReduceArgs(
   args: readonly string[],
 ): ResultReduceArgs | { error: string } {
   const parsed = parseArgs(joinNegativeExitCode(args), {
     flags: ["--json"],
-    options: ["--command", "--exit-code", "--archive-id", "--output-cap"],
+    options: ["--command", "--exit-code", "--archive-id", "--output-cap", "--host"],
     repeatable: ["--rule-pack"],
   });
   if ("error" in parsed) return parsed;
@@ -98,11 +103,15 @@ export function parseResultReduceArgs(
   if (capText !== undefined && capText !== "off" && !/^[1-9]\d{0,9}$/.test(capText)) {
     return { error: `--output-cap: expected 'off' or a positive byte count, got '${capText}'` };
   }
+  const hostText = parsed.values.get("--host");
+  const host = hostText === undefined ? undefined : callHost(hostText, undefined);
+  if (host !== undefined && "error" in host) return host;
   const cap = capText === undefined
     ? {}
     : { outputCap: capText === "off" ? "off" : Number(capText) } as const;
   return {
     ...cap,
+    ...(host === undefined ? {} : host),
     command,
     exitCode: codeText === undefined ? undefined : exitStatus(codeText),
     archiveId: parsed.values.get("--archive-id"),
@@ -154,8 +163,18 @@ async function copyInputThrough(): Promise<void> {
   }
 }
 
-/** An exact copy from the archive: `archive put` of `input`, or the named existing call. */
-function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
+/** The archive a result-reduce wrote to, kept open to record the reduction (`yarp gain`). */
+interface OpenArchive {
+  db?: DatabaseSync;
+  path?: string;
+}
+
+/**
+ * An exact copy from the archive: `archive put` of `input`, or the named
+ * existing call. Leaves the archive it opened for writing, or the path of
+ * the one it found the call in, in `opened` (the caller closes it).
+ */
+function archiveCopy(args: ResultReduceArgs, input: Uint8Array, opened: OpenArchive): ExactCopy {
   return {
     async obtain() {
       const [{ archiveLocation, putFinishedResult }, { openArchive }] = await Promise.all([
@@ -178,7 +197,10 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
           const db = await openArchive(settings.path, "read");
           try {
             const stored = await findStoredResult(db, args.archiveId, input);
-            if (stored !== undefined) return { id: stored.id };
+            if (stored !== undefined) {
+              opened.path = settings.path;
+              return { id: stored.id };
+            }
           } finally {
             db.close();
           }
@@ -192,25 +214,58 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
       } catch {
         return { reason: "archive-unavailable" };
       }
+      opened.db = db;
+      let cwd = "";
       try {
-        let cwd = "";
-        try {
-          cwd = Deno.cwd();
-        } catch {
-          // unknown working directory
-        }
-        const stored = await putFinishedResult(db, settings, input, {
-          createdMs: Date.now(),
-          cwd,
-          command: args.command,
-          exitCode: args.exitCode ?? null,
-        });
-        return "error" in stored ? { reason: "archive-failed" } : stored;
-      } finally {
-        db.close();
+        cwd = Deno.cwd();
+      } catch {
+        // unknown working directory
       }
+      const stored = await putFinishedResult(db, settings, input, {
+        createdMs: Date.now(),
+        cwd,
+        command: args.command,
+        exitCode: args.exitCode ?? null,
+      });
+      return "error" in stored ? { reason: "archive-failed" } : stored;
     },
   };
+}
+
+/**
+ * Records a changed result for `yarp gain`: `host`, the rule (or the output
+ * cap), the characters of `input` (what the agent's own command showed,
+ * after any limit it set itself) and of `output`. Best effort: any failure
+ * is ignored, the result is already decided.
+ */
+async function recordGain(
+  opened: OpenArchive,
+  report: ResultReduceReport,
+  host: string,
+  input: Uint8Array,
+  output: Uint8Array,
+): Promise<void> {
+  try {
+    const { openArchive } = await import("../archive/store.ts");
+    opened.db ??= opened.path === undefined ? undefined : await openArchive(opened.path, "write");
+    const db = opened.db;
+    if (db === undefined || report.archiveId === null) return;
+    const call = db.prepare("SELECT seq FROM calls WHERE id = ?").get(report.archiveId) as
+      | { seq: number }
+      | undefined;
+    if (call === undefined) return;
+    const { recordReduction } = await import("../archive/reductions.ts");
+    recordReduction(db, {
+      callSeq: Number(call.seq),
+      createdMs: Date.now(),
+      host,
+      rule: report.reasons[0] === "capped" || report.rule === null ? OUTPUT_CAP_RULE : report.rule,
+      charsBefore: countChars(input),
+      charsAfter: countChars(output),
+    });
+  } catch {
+    // the figures are best effort
+  }
 }
 
 /**
@@ -265,8 +320,10 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     return 0;
   }
   const options = parseResultReduceArgs(args);
-  if ("error" in options) {
-    io.err(`yarp result-reduce: ${options.error}\n`);
+  const { processEnv } = await import("../config/mod.ts");
+  const host = "error" in options ? options : callHost(options.host, processEnv("YARP_HOST"));
+  if ("error" in host || "error" in options) {
+    io.err(`yarp result-reduce: ${"error" in host ? host.error : ""}\n`);
     await copyInputThrough();
     return 2;
   }
@@ -291,15 +348,21 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     bytesAfter: input.length,
   };
   if (registry !== undefined) {
-    ({ output, report } = await reduceFinishedResult(
-      options.command,
-      input,
-      options.exitCode,
-      await parserPromise,
-      registry,
-      archiveCopy(options, input),
-      { cap: await capPolicy(options) },
-    ));
+    const opened: OpenArchive = {};
+    try {
+      ({ output, report } = await reduceFinishedResult(
+        options.command,
+        input,
+        options.exitCode,
+        await parserPromise,
+        registry,
+        archiveCopy(options, input, opened),
+        { cap: await capPolicy(options) },
+      ));
+      if (report.changed) await recordGain(opened, report, host.host, input, output);
+    } finally {
+      opened.db?.close();
+    }
   }
   if (options.json) {
     io.out(
