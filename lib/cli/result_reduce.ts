@@ -154,8 +154,8 @@ async function copyInputThrough(): Promise<void> {
   }
 }
 
-/** An exact copy from the archive: `archive put` of `input`, or the named existing call. */
-function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
+/** An exact copy from the archive: `archive put` of the input, or the named existing call. */
+function archiveCopy(args: FinishedResult, input: Uint8Array): ExactCopy {
   return {
     async obtain() {
       const [{ archiveLocation, putFinishedResult }, { openArchive }] = await Promise.all([
@@ -193,9 +193,9 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
         return { reason: "archive-unavailable" };
       }
       try {
-        let cwd = "";
+        let cwd = args.cwd ?? "";
         try {
-          cwd = Deno.cwd();
+          cwd ||= Deno.cwd();
         } catch {
           // unknown working directory
         }
@@ -243,8 +243,8 @@ async function loadRegistry(
  * `output_cap` (a config that does not load leaves the built-in policy; the
  * archive step reports it), else the built-in policy; null when off.
  */
-async function capPolicy(options: ResultReduceArgs): Promise<OutputCapPolicy | null> {
-  let setting: number | "off" | undefined = options.outputCap;
+async function capPolicy(outputCap: number | "off" | undefined): Promise<OutputCapPolicy | null> {
+  let setting: number | "off" | undefined = outputCap;
   if (setting === undefined) {
     const { loadConfig, processEnv } = await import("../config/mod.ts");
     const loaded = await loadConfig(processEnv);
@@ -256,6 +256,64 @@ async function capPolicy(options: ResultReduceArgs): Promise<OutputCapPolicy | n
   return setting === undefined
     ? DEFAULT_OUTPUT_CAP
     : { ...DEFAULT_OUTPUT_CAP, thresholdBytes: setting };
+}
+
+/** One finished result to reduce: what `result-reduce` reads from its arguments and stdin. */
+export interface FinishedResult {
+  readonly command: string;
+  /** The exact visible text (a promise: read while the parser starts). */
+  readonly input: Uint8Array | Promise<Uint8Array>;
+  /** Any integer (0 is success), or undefined when the host does not know it. */
+  readonly exitCode: number | undefined;
+  readonly archiveId?: string;
+  readonly rulePacks: readonly string[];
+  /** `off`, a threshold, or undefined for the config file's. */
+  readonly outputCap?: number | "off";
+  /** The working directory archived with the call; default the process's. */
+  readonly cwd?: string;
+}
+
+/**
+ * The result path's core, shared by `yarp result-reduce` and `yarp hook`:
+ * parse and plan `result.command`, archive the exact input first, then
+ * typed reduction or the global cap (see the module contract). Returns the
+ * bytes to show (the input itself unless changed) and the report. Never
+ * throws for a bad pack or archive: they pass the input through.
+ */
+export async function reduceResult(
+  result: FinishedResult,
+): Promise<{ output: Uint8Array; report: ResultReduceReport }> {
+  const { loadShellTreeParser } = await import("../shell/parser.ts");
+  // Parsed as soon as the parser is up, while the registry may still be loading; the parser
+  // keeps the model of its last source, so reduceFinishedResult's parse of it is free.
+  const parserPromise = loadShellTreeParser().then((
+    parser,
+  ) => (parser.parse(result.command), parser));
+  preloadResultModules();
+  const [input, registry] = await Promise.all([result.input, loadRegistry(result.rulePacks)]);
+  if (registry === undefined) {
+    const size = input.length;
+    return {
+      output: input,
+      report: {
+        changed: false,
+        rule: null,
+        archiveId: null,
+        reasons: ["invalid-pack"],
+        bytesBefore: size,
+        bytesAfter: size,
+      },
+    };
+  }
+  return reduceFinishedResult(
+    result.command,
+    input,
+    result.exitCode,
+    await parserPromise,
+    registry,
+    archiveCopy(result, input),
+    { cap: await capPolicy(result.outputCap) },
+  );
 }
 
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
@@ -270,37 +328,7 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     await copyInputThrough();
     return 2;
   }
-  const { loadShellTreeParser } = await import("../shell/parser.ts");
-  // Parsed as soon as the parser is up, while stdin and the registry may still be loading; the
-  // parser keeps the model of its last source, so reduceFinishedResult's parse of it is free.
-  const parserPromise = loadShellTreeParser().then((
-    parser,
-  ) => (parser.parse(options.command), parser));
-  preloadResultModules();
-  const [input, registry] = await Promise.all([
-    readAllBytes(Deno.stdin),
-    loadRegistry(options.rulePacks),
-  ]);
-  let output = input;
-  let report: ResultReduceReport = {
-    changed: false,
-    rule: null,
-    archiveId: null,
-    reasons: ["invalid-pack"],
-    bytesBefore: input.length,
-    bytesAfter: input.length,
-  };
-  if (registry !== undefined) {
-    ({ output, report } = await reduceFinishedResult(
-      options.command,
-      input,
-      options.exitCode,
-      await parserPromise,
-      registry,
-      archiveCopy(options, input),
-      { cap: await capPolicy(options) },
-    ));
-  }
+  const { output, report } = await reduceResult({ ...options, input: readAllBytes(Deno.stdin) });
   if (options.json) {
     io.out(
       JSON.stringify({
