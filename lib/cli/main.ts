@@ -30,6 +30,9 @@ usage:
   yarp corpus import PATH... --output FILE.jsonl.gz [--json]
   yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]
   yarp trust [--status|--revoke] [--json] [DIR]
+  yarp hook claude-code|codex < EVENT.json
+  yarp setup claude-code|codex [--project|--user] [--uninstall] [--dry-run]
+  yarp setup --status
   yarp doctor
   yarp --version
 `;
@@ -53,6 +56,7 @@ command("gain", async () => (await import("./gain.ts")).gainCommand);
 command("archive", async () => (await import("./archive.ts")).archiveCommand);
 command("corpus", async () => (await import("./corpus.ts")).corpusCommand);
 command("trust", async () => (await import("./trust.ts")).trustCommand);
+command("hook", async () => (await import("./hook.ts")).hookCommand);
 command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 
 /**

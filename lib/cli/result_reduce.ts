@@ -170,11 +170,11 @@ interface OpenArchive {
 }
 
 /**
- * An exact copy from the archive: `archive put` of `input`, or the named
+ * An exact copy from the archive: `archive put` of the input, or the named
  * existing call. Leaves the archive it opened for writing, or the path of
  * the one it found the call in, in `opened` (the caller closes it).
  */
-function archiveCopy(args: ResultReduceArgs, input: Uint8Array, opened: OpenArchive): ExactCopy {
+function archiveCopy(args: FinishedResult, input: Uint8Array, opened: OpenArchive): ExactCopy {
   return {
     async obtain() {
       const [{ archiveLocation, putFinishedResult }, { openArchive }] = await Promise.all([
@@ -215,9 +215,9 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array, opened: OpenArch
         return { reason: "archive-unavailable" };
       }
       opened.db = db;
-      let cwd = "";
+      let cwd = args.cwd ?? "";
       try {
-        cwd = Deno.cwd();
+        cwd ||= Deno.cwd();
       } catch {
         // unknown working directory
       }
@@ -298,8 +298,8 @@ async function loadRegistry(
  * `output_cap` (a config that does not load leaves the built-in policy; the
  * archive step reports it), else the built-in policy; null when off.
  */
-async function capPolicy(options: ResultReduceArgs): Promise<OutputCapPolicy | null> {
-  let setting: number | "off" | undefined = options.outputCap;
+async function capPolicy(outputCap: number | "off" | undefined): Promise<OutputCapPolicy | null> {
+  let setting: number | "off" | undefined = outputCap;
   if (setting === undefined) {
     const { loadConfig, processEnv } = await import("../config/mod.ts");
     const loaded = await loadConfig(processEnv);
@@ -311,6 +311,76 @@ async function capPolicy(options: ResultReduceArgs): Promise<OutputCapPolicy | n
   return setting === undefined
     ? DEFAULT_OUTPUT_CAP
     : { ...DEFAULT_OUTPUT_CAP, thresholdBytes: setting };
+}
+
+/** One finished result to reduce: what `result-reduce` reads from its arguments and stdin. */
+export interface FinishedResult {
+  readonly command: string;
+  /** The exact visible text (a promise: read while the parser starts). */
+  readonly input: Uint8Array | Promise<Uint8Array>;
+  /** Any integer (0 is success), or undefined when the host does not know it. */
+  readonly exitCode: number | undefined;
+  readonly archiveId?: string;
+  readonly rulePacks: readonly string[];
+  /** `off`, a threshold, or undefined for the config file's. */
+  readonly outputCap?: number | "off";
+  /** The working directory archived with the call; default the process's. */
+  readonly cwd?: string;
+  /** Who ran the command (`lib/archive/gain.ts`'s hosts), recorded for `yarp gain`. */
+  readonly host: string;
+}
+
+/**
+ * The result path's core, shared by `yarp result-reduce` and `yarp hook`:
+ * parse and plan `result.command`, archive the exact input first, then
+ * typed reduction or the global cap (see the module contract), and a
+ * changed result is recorded for `yarp gain` under `result.host`. Returns
+ * the bytes to show (the input itself unless changed) and the report. Never
+ * throws for a bad pack or archive: they pass the input through.
+ */
+export async function reduceResult(
+  result: FinishedResult,
+): Promise<{ output: Uint8Array; report: ResultReduceReport }> {
+  const { loadShellTreeParser } = await import("../shell/parser.ts");
+  // Parsed as soon as the parser is up, while the registry may still be loading; the parser
+  // keeps the model of its last source, so reduceFinishedResult's parse of it is free.
+  const parserPromise = loadShellTreeParser().then((
+    parser,
+  ) => (parser.parse(result.command), parser));
+  preloadResultModules();
+  const [input, registry] = await Promise.all([result.input, loadRegistry(result.rulePacks)]);
+  if (registry === undefined) {
+    const size = input.length;
+    return {
+      output: input,
+      report: {
+        changed: false,
+        rule: null,
+        archiveId: null,
+        reasons: ["invalid-pack"],
+        bytesBefore: size,
+        bytesAfter: size,
+      },
+    };
+  }
+  const opened: OpenArchive = {};
+  try {
+    const reduced = await reduceFinishedResult(
+      result.command,
+      input,
+      result.exitCode,
+      await parserPromise,
+      registry,
+      archiveCopy(result, input, opened),
+      { cap: await capPolicy(result.outputCap) },
+    );
+    if (reduced.report.changed) {
+      await recordGain(opened, reduced.report, result.host, input, reduced.output);
+    }
+    return reduced;
+  } finally {
+    opened.db?.close();
+  }
 }
 
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
@@ -327,43 +397,11 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     await copyInputThrough();
     return 2;
   }
-  const { loadShellTreeParser } = await import("../shell/parser.ts");
-  // Parsed as soon as the parser is up, while stdin and the registry may still be loading; the
-  // parser keeps the model of its last source, so reduceFinishedResult's parse of it is free.
-  const parserPromise = loadShellTreeParser().then((
-    parser,
-  ) => (parser.parse(options.command), parser));
-  preloadResultModules();
-  const [input, registry] = await Promise.all([
-    readAllBytes(Deno.stdin),
-    loadRegistry(options.rulePacks),
-  ]);
-  let output = input;
-  let report: ResultReduceReport = {
-    changed: false,
-    rule: null,
-    archiveId: null,
-    reasons: ["invalid-pack"],
-    bytesBefore: input.length,
-    bytesAfter: input.length,
-  };
-  if (registry !== undefined) {
-    const opened: OpenArchive = {};
-    try {
-      ({ output, report } = await reduceFinishedResult(
-        options.command,
-        input,
-        options.exitCode,
-        await parserPromise,
-        registry,
-        archiveCopy(options, input, opened),
-        { cap: await capPolicy(options) },
-      ));
-      if (report.changed) await recordGain(opened, report, host.host, input, output);
-    } finally {
-      opened.db?.close();
-    }
-  }
+  const { output, report } = await reduceResult({
+    ...options,
+    host: host.host,
+    input: readAllBytes(Deno.stdin),
+  });
   if (options.json) {
     io.out(
       JSON.stringify({

@@ -52,7 +52,7 @@ import {
   separateStreams,
   type SessionReader,
   type SessionRuntime,
-} from "./_session.ts";
+} from "../session.ts";
 
 /** Function names under which Codex versions have run shell commands. */
 const SHELL_TOOLS: readonly string[] = [
@@ -80,7 +80,7 @@ const CUT = /…\d+ (?:tokens|chars) truncated…|^Total output lines: \d+\n/m;
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
- * import { codexCommand } from "./codex.ts";
+ * import { codexCommand } from "./session.ts";
  * equal(codexCommand(["bash", "-lc", "ls | wc -l"]), "ls | wc -l");
  * equal(codexCommand(["git", "log", "--format=%h %s"]), "git log '--format=%h %s'");
  * ```

@@ -1,0 +1,73 @@
+/**
+ * What `yarp hook HOST` shares across hosts (docs/hosts.md): which commands
+ * are YARP's own, when a result is too small to be worth a reduction, and
+ * how a host process is recognised among the hook's ancestors. Pure over
+ * data; the process and file I/O stay in `lib/cli/hook.ts`.
+ *
+ * @module
+ */
+
+/**
+ * Results shorter than this many characters are left alone without loading
+ * the parser or the archive: a recovery marker alone is about 100
+ * characters, so no reduction of them passes the savings gates (the Pi
+ * extension uses the same figure).
+ */
+export const MIN_REDUCE_CHARS = 512;
+
+/**
+ * True when `command` runs YARP itself: its first word is `yarp` (bare or a
+ * path ending in `/yarp`), or it starts with `invocation` (the words that
+ * start this YARP, as a hook's wrapper writes them). Such a command is never
+ * wrapped, and its result (already reduced by `yarp run`, or a `yarp read`
+ * that must stay exact) is never reduced again.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { isYarpCommand } from "./hook.ts";
+ * equal(isYarpCommand("yarp read 0c0ffee0", undefined), true);
+ * equal(isYarpCommand("  /opt/y/bin/yarp run -- git log", undefined), true);
+ * equal(isYarpCommand("'/x y/yarp' run -- ls", "'/x y/yarp'"), true);
+ * equal(isYarpCommand("yarpx --help", undefined), false);
+ * ```
+ */
+export function isYarpCommand(command: string, invocation: string | undefined): boolean {
+  const trimmed = command.trimStart();
+  if (invocation !== undefined && invocation !== "" && trimmed.startsWith(invocation)) {
+    const next = trimmed.charAt(invocation.length);
+    if (next === "" || /\s/.test(next)) return true;
+  }
+  return /^(?:\S*\/)?yarp(?:\s|$)/.test(trimmed);
+}
+
+/**
+ * The argv of the nearest process in `ancestors` (the hook's parent first,
+ * then its parent, …) that `isHost` recognises, or undefined when none
+ * does. Hosts start hooks through a shell and YARP's launcher, so the host
+ * is a few levels up.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { hostArgv } from "./hook.ts";
+ * const chain = [["/bin/sh", "-c", "yarp hook codex"], ["codex", "exec", "--json"]];
+ * deepEqual(hostArgv(chain, (argv) => argv[0] === "codex"), ["codex", "exec", "--json"]);
+ * ```
+ */
+export function hostArgv(
+  ancestors: readonly (readonly string[])[],
+  isHost: (argv: readonly string[]) => boolean,
+): readonly string[] | undefined {
+  return ancestors.find((argv) => argv.length > 0 && isHost(argv));
+}
+
+/** A permission proof's answer: what decides "allowed" for both commands, or why no proof exists (a stable code). */
+export type PermissionProof =
+  | { readonly proven: true; readonly by: string }
+  | { readonly proven: false; readonly reason: string };
+
+/** The last path component of `path`. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
