@@ -137,7 +137,8 @@ in_app_updates = false
 /** The environment of one session: yarp on PATH, private home, config and state. */
 export function hostEnv(options: HostRunOptions): Record<string, string> {
   const s = options.scratch;
-  const common = { ...baseEnv(s), HOME: join(s, "home") };
+  // npm would ask the registry whether it is out of date: not in a test.
+  const common = { ...baseEnv(s), HOME: join(s, "home"), NPM_CONFIG_UPDATE_NOTIFIER: "false" };
   if (options.host.host === "claude-code") {
     return {
       ...common,
@@ -160,6 +161,12 @@ async function configure(options: HostRunOptions): Promise<void> {
   for (const dir of ["home", "tmp", "state", "claude", "codex/rules"]) {
     await Deno.mkdir(join(s, dir), { recursive: true });
   }
+  // Codex runs commands in a login shell, which sets PATH anew from /etc/profile: the home's
+  // profile puts yarp back on it, as an installed yarp would be.
+  await Deno.writeTextFile(
+    join(s, "home/.profile"),
+    `export PATH="${join(ROOT, "bin")}:$PATH"\n`,
+  );
   if (options.host.host === "claude-code") {
     await Deno.writeTextFile(join(s, "claude/settings.json"), claudeSettings(options));
   } else {
@@ -279,18 +286,18 @@ export function codexDirect(text: string): { exitCode: number | undefined; outpu
   };
 }
 
-/** Codex code mode: the `tools.exec_command` result the script printed (undefined when it threw). */
+/**
+ * Codex code mode: the exit code and output the scripted model's JavaScript
+ * printed (`exit_code: N` on its own line, then the output); undefined when
+ * the script failed (the call threw).
+ */
 export function codexCode(
   text: string,
 ): { exitCode: number | undefined; output: string } | undefined {
-  const start = text.indexOf("{");
-  if (!text.startsWith("Script completed") || start < 0) return undefined;
-  try {
-    const result = JSON.parse(text.slice(start)) as { exit_code?: number; output?: string };
-    return { exitCode: result.exit_code, output: result.output ?? "" };
-  } catch {
-    return undefined;
-  }
+  if (!text.startsWith("Script completed")) return undefined;
+  const code = /^exit_code: (-?\d+)\n/m.exec(text);
+  if (code === null) return undefined;
+  return { exitCode: Number(code[1]), output: text.slice(code.index + code[0].length) };
 }
 
 /** The commands, in order; the model's last step is a text. */
@@ -300,20 +307,24 @@ export const COMMANDS = [
   "npm test --prefix nt",
   "grep -rn needle . | head -500",
   "cat src/f7.txt",
-  "git log --oneline -5",
-  "git status",
+  "pytest -q",
+  "cargo test",
 ] as const;
 /** The scenario script: every command, then a final text. */
 export const SCRIPT: Step[] = [...COMMANDS.map((command) => ({ command })), { text: "done" }];
 /** Where each scenario's result is in a session's results. */
 export const INDEX = { LOG: 0, READ: 1, NPM: 2, GREP: 3, CAT: 4, ASK: 5, DENY: 6 } as const;
 
-/** An ask rule and a deny rule for commands YARP would otherwise wrap (`yarp rewrite` wraps both). */
+/**
+ * An ask rule and a deny rule for commands YARP would otherwise wrap (`yarp rewrite` wraps both);
+ * they name programs no other scenario uses, since the Codex hook wraps nothing whose program a
+ * rule names.
+ */
 export const PERMISSIONS: Permissions = {
-  claude: { allow: ["Bash"], ask: ["Bash(git log --oneline:*)"], deny: ["Bash(git status:*)"] },
+  claude: { allow: ["Bash"], ask: ["Bash(pytest:*)"], deny: ["Bash(cargo test:*)"] },
   codexRules: [
-    'prefix_rule(pattern=["git", "log", "--oneline"], decision="prompt")',
-    'prefix_rule(pattern=["git", "status"], decision="forbidden")',
+    'prefix_rule(pattern=["pytest"], decision="prompt")',
+    'prefix_rule(pattern=["cargo", "test"], decision="forbidden")',
     "",
   ].join("\n"),
 };
@@ -369,22 +380,29 @@ export interface Fixture {
   readonly server: ModelServer;
 }
 
-/** Runs `body` with a project (300 commits) and a model server; removes both afterwards. */
-export async function withFixture(body: (fx: Fixture) => Promise<void>): Promise<void> {
+/** A project (300 commits) and a model server in a new scratch directory; the caller removes both. */
+export async function makeFixture(): Promise<Fixture> {
   const scratch = await Deno.makeTempDir({ prefix: "yarp-hosts-e2e-" });
   const project = join(scratch, "project");
   await makeProject(project, 300);
   const server = await ModelServer.start(scratch, HOSTS_SERVER);
+  return { scratch, project, server };
+}
+
+/** Runs `body` with {@link makeFixture}'s fixture; removes it afterwards. */
+export async function withFixture(body: (fx: Fixture) => Promise<void>): Promise<void> {
+  const fx = await makeFixture();
   try {
-    await body({ scratch, project, server });
+    await body(fx);
   } finally {
-    await server.stop();
-    await Deno.remove(scratch, { recursive: true });
+    await fx.server.stop();
+    await Deno.remove(fx.scratch, { recursive: true });
   }
 }
 
 /** `yarp setup HOST --user` into the session's home and config directory (YARP's hooks). */
 export async function setupYarp(target: Target, env: Record<string, string>): Promise<void> {
+  if (Deno.env.get("YARP_HOSTS_E2E_MANUAL") === "1") return await manualHooks(target, env);
   const out = await new Deno.Command(join(ROOT, "bin/yarp"), {
     args: ["setup", target.host.host, "--user"],
     env,
@@ -414,4 +432,28 @@ export function session(
     permissions: PERMISSIONS,
     ...(yarp ? { setup: (env: Record<string, string>) => setupYarp(target, env) } : {}),
   });
+}
+
+/** TEMPORARY until `yarp setup` lands: the hook entries written by hand. */
+async function manualHooks(target: Target, env: Record<string, string>): Promise<void> {
+  const yarp = join(ROOT, "bin/yarp");
+  if (target.host.host === "claude-code") {
+    const path = join(env.CLAUDE_CONFIG_DIR, "settings.json");
+    const settings = JSON.parse(await Deno.readTextFile(path));
+    const entry = [{
+      matcher: "Bash",
+      hooks: [{ type: "command", command: `${yarp} hook claude-code`, timeout: 30 }],
+    }];
+    settings.hooks = { PreToolUse: entry, PostToolUse: entry, PostToolUseFailure: entry };
+    await Deno.writeTextFile(path, JSON.stringify(settings));
+  } else {
+    const entry = [{
+      matcher: "Bash",
+      hooks: [{ type: "command", command: `${yarp} hook codex`, timeout: 30 }],
+    }];
+    await Deno.writeTextFile(
+      join(env.CODEX_HOME, "hooks.json"),
+      JSON.stringify({ hooks: { PreToolUse: entry, PostToolUse: entry } }),
+    );
+  }
 }

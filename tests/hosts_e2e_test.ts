@@ -16,14 +16,15 @@ import { join } from "node:path";
 import { sh, yarpIn } from "./_pi_e2e.ts";
 import {
   COMMANDS,
+  type Fixture,
   type HostRun,
   INDEX,
+  makeFixture,
   ROOT,
   seen,
   session,
   type Target,
   targets,
-  withFixture,
 } from "./_hosts_e2e.ts";
 
 const { LOG, READ, NPM, GREP, CAT, ASK, DENY } = INDEX;
@@ -76,69 +77,157 @@ function hostTest(name: string, ignore: boolean, fn: () => Promise<void>): void 
   Deno.test({ name, ignore, sanitizeResources: false, sanitizeOps: false, fn });
 }
 
+/** Codex prints its own timing and chunk ids: equal results up to those. */
+function sameUpToTiming(text: string): string {
+  return text.replace(/^Chunk ID: \w+$/m, "Chunk ID: X").replace(
+    /^Wall time:? [\d.]+ seconds$/m,
+    "Wall time X",
+  );
+}
+
+/** One project, server and set of baseline sessions for the whole file (removed by the last test). */
+let shared: Promise<Fixture> | undefined;
+const fixture = () => shared ??= makeFixture();
+/** The baseline session of each target, for the YARP sessions to be compared with. */
+const plainRuns = new Map<string, HostRun>();
+/** The YARP session of each target, for the known-gap test below. */
+const yarpRuns = new Map<string, HostRun>();
+
+async function plainRun(target: Target): Promise<HostRun> {
+  const known = plainRuns.get(target.name);
+  if (known !== undefined) return known;
+  const run = await session(target, await fixture(), `${target.name}-plain`, false);
+  plainRuns.set(target.name, run);
+  return run;
+}
+
 hostTest(
   "hosts e2e: baseline without YARP in Claude Code and Codex (both tool modes)",
   !ENABLED,
   async () => {
-    await withFixture(async (fx) => {
-      const real = await truth(fx.project);
-      for (const target of await targets()) {
-        const run = await session(target, fx, `${target.name}-plain`, false);
-        assertCommon(target, run, real);
-        const log = seen(target, run, LOG);
-        assert.equal(log.exitCode, 0);
-        assert.ok(!MARKER.test(log.output));
-        assert.ok(seen(target, run, READ).exitCode !== 0, "no id to read without YARP");
-        if (target.host.host === "claude-code") {
-          // Over 30,000 characters: the host keeps a 2 KB preview and a file.
-          assert.match(log.output, /^<persisted-output>\nOutput too large/);
-          // A failure is cut to about 10,000 characters: the failing tests at the end are lost.
-          assert.ok(!seen(target, run, NPM).output.includes("subtracts negative numbers"));
-          // Claude Code's shell runs its own grep (no `./` prefix): the 500 lines, whole.
-          assert.equal(seen(target, run, GREP).output.trimEnd().split("\n").length, 500);
-          assert.deepEqual(run.denied, [COMMANDS[ASK], COMMANDS[DENY]]);
-        } else {
-          assert.match(log.output, /truncated output/, "Codex cuts at about 10 KB");
-        }
+    const fx = await fixture();
+    const real = await truth(fx.project);
+    for (const target of await targets()) {
+      const run = await plainRun(target);
+      assertCommon(target, run, real);
+      const log = seen(target, run, LOG);
+      assert.equal(log.exitCode, 0);
+      assert.ok(!MARKER.test(log.output));
+      assert.ok(seen(target, run, READ).exitCode !== 0, "no id to read without YARP");
+      if (target.host.host === "claude-code") {
+        // Over 30,000 characters: the host keeps a 2 KB preview and a file.
+        assert.match(log.output, /^<persisted-output>\nOutput too large/);
+        // A failure is cut to about 10,000 characters: the failing tests at the end are lost.
+        assert.ok(!seen(target, run, NPM).output.includes("subtracts negative numbers"));
+        // Claude Code's shell runs its own grep (no `./` prefix): the 500 lines, whole.
+        assert.equal(seen(target, run, GREP).output.trimEnd().split("\n").length, 500);
+        assert.deepEqual(run.denied, [COMMANDS[ASK], COMMANDS[DENY]]);
+      } else {
+        // Codex keeps the head and tail of a long output around a notice.
+        assert.match(run.results[LOG].text, /truncated output/);
+        assert.equal(seen(target, run, GREP).output.trimEnd(), real.grep.trimEnd());
       }
-    });
+    }
   },
 );
 
-const SETUP = ENABLED && await setupAvailable();
+const SETUP = ENABLED &&
+  (Deno.env.get("YARP_HOSTS_E2E_MANUAL") === "1" || await setupAvailable());
 
 hostTest(
   "hosts e2e: with YARP (yarp setup) the model gets reduced results, exact recovery and the same permissions" +
     (SETUP ? "" : " [ignored: 'yarp setup' is not on this branch yet]"),
   !SETUP,
   async () => {
-    await withFixture(async (fx) => {
-      const real = await truth(fx.project);
-      for (const target of await targets()) {
-        const plain = await session(target, fx, `${target.name}-plain`, false);
-        const run = await session(target, fx, `${target.name}-yarp`, true);
-        assertCommon(target, run, real);
-        if (target.host.host === "claude-code") {
-          assert.deepEqual(
-            run.denied,
-            plain.denied,
-            "nothing asked or allowed that was not before",
-          );
-        }
-        for (const index of [ASK, DENY]) {
-          assert.equal(run.results[index].text, plain.results[index].text, COMMANDS[index]);
-        }
-        // The recovery read of the first result is exact.
-        const log = seen(target, run, LOG);
-        const id = MARKER.exec(log.output)?.[1];
-        if (id !== undefined) {
-          const exact = await yarpIn(join(fx.scratch, `${target.name}-yarp`), fx.project, [
-            "read",
-            id,
-          ]);
-          assert.equal(new TextDecoder().decode(exact), real.log, `${target.name}: yarp read`);
-        }
+    const fx = await fixture();
+    const real = await truth(fx.project);
+    const decoder = new TextDecoder();
+    for (const target of await targets()) {
+      const plain = await plainRun(target);
+      const state = join(fx.scratch, `${target.name}-yarp`);
+      const run = await session(target, fx, `${target.name}-yarp`, true);
+      yarpRuns.set(target.name, run);
+      assertCommon(target, run, real);
+      // Nothing asked, refused or allowed that was not before: the same refusals, word for word.
+      assert.deepEqual(run.denied, plain.denied, "the same permission denials");
+      for (const index of [ASK, DENY]) {
+        assert.equal(
+          sameUpToTiming(run.results[index].text),
+          sameUpToTiming(plain.results[index].text),
+          `${target.name}: ${COMMANDS[index]}`,
+        );
       }
-    });
+      // git log --stat is wrapped in yarp run (no rule names git), reduced, and read back exactly.
+      const log = seen(target, run, LOG);
+      assert.equal(log.exitCode, 0);
+      const id = MARKER.exec(log.output)?.[1];
+      assert.ok(id !== undefined, `${target.name}: no marker in ${log.output.slice(-300)}`);
+      assert.ok(
+        run.results[LOG].text.length < plain.results[LOG].text.length,
+        `${target.name}: fewer characters than the host's own cut`,
+      );
+      const exact = decoder.decode(await yarpIn(state, fx.project, ["read", id]));
+      assert.equal(exact, real.log, `${target.name}: yarp read is exact`);
+      // The model's own `yarp read ID` got the exact bytes, never reduced again: as much as the
+      // host shows of the plain command (Claude Code keeps the rest in a file, checked whole).
+      const read = seen(target, run, READ);
+      assert.equal(read.exitCode, 0);
+      assert.ok(!MARKER.test(read.output), "yarp read is never reduced");
+      if (target.host.host === "claude-code") {
+        const file = /Full output saved to: (\S+)/.exec(read.output)?.[1];
+        assert.ok(file !== undefined, read.output.slice(0, 300));
+        assert.equal((await Deno.readTextFile(file)).trimEnd(), real.log.trimEnd());
+      } else {
+        assert.equal(
+          sameUpToTiming(run.results[READ].text),
+          sameUpToTiming(plain.results[LOG].text),
+        );
+      }
+      // The failing npm test is wrapped too: the real exit status and every failing test.
+      const npm = seen(target, run, NPM);
+      assert.equal(npm.exitCode, 1);
+      for (const line of ["not ok 601 - subtracts negative numbers", "not ok 602 - divides"]) {
+        assert.ok(npm.output.includes(line), `${target.name}: ${line}`);
+      }
+      assert.ok(MARKER.test(npm.output));
+      // The pipeline: Claude Code replaces a successful result after the call; Codex in code
+      // mode leaves it alone (its only replacement reads as an error).
+      const grep = seen(target, run, GREP);
+      if (target.host.host === "claude-code") {
+        const grepId = MARKER.exec(grep.output)?.[1];
+        assert.ok(grepId !== undefined, grep.output.slice(-300));
+        const whole = decoder.decode(await yarpIn(state, fx.project, ["read", grepId]));
+        // Claude Code's grep walks files in parallel: the same 500 lines, in its order.
+        const lines = (text: string) => text.trimEnd().split("\n").sort();
+        assert.deepEqual(lines(whole), lines(seen(target, plain, GREP).output));
+      } else if (target.mode === "code") {
+        assert.equal(grep.output, seen(target, plain, GREP).output);
+      }
+      // yarp gain counts what this session reduced, under its host.
+      const gain = JSON.parse(decoder.decode(await yarpIn(state, fx.project, ["gain", "--json"])));
+      assert.deepEqual(gain.hosts.map((h: { host: string }) => h.host), [target.host.host]);
+      assert.ok(gain.total.saved > 0 && gain.total.calls >= 2, JSON.stringify(gain));
+    }
   },
 );
+
+const CODEX_GAP = "the hook answers 'no-end-event': Codex 0.169.0 records a finished command " +
+  "as event_msg item_completed (item.type CommandExecution, exit_code, aggregated_output), " +
+  "which lib/hosts/codex's session reader does not read";
+
+hostTest(
+  `hosts e2e: Codex in direct mode gets a pipeline's result reduced after the call [ignored: ${CODEX_GAP}]`,
+  true,
+  async () => {
+    const run = yarpRuns.get("codex-direct");
+    assert.ok(run !== undefined, "run the YARP test first");
+    assert.match(run.results[GREP].text, MARKER);
+  },
+);
+
+hostTest("hosts e2e: clean up", !ENABLED, async () => {
+  if (shared === undefined) return;
+  const fx = await shared;
+  await fx.server.stop();
+  await Deno.remove(fx.scratch, { recursive: true });
+});
