@@ -10,14 +10,16 @@
  * ({@link BEFORE_BUDGET_MS}, {@link AFTER_BUDGET_MS}) print nothing and
  * exit 0, so the host goes on exactly as without YARP. Only a malformed
  * YARP argument (no host, an unknown one) is an error line and exit 2.
- * `YARP_DEBUG=1` prints the decision's reason code on stderr.
+ * `YARP_DEBUG=1` prints the decision's reason code on stderr. `YARP_HOOK=off`
+ * in the host's environment, or a command starting `YARP=off `, gets no
+ * answer at all.
  *
  * @module
  */
 import type { TextIo } from "./io.ts";
 import { readAllBytes } from "./io.ts";
 import { processEnv } from "../config/env.ts";
-import { isYarpCommand, MIN_REDUCE_CHARS, type PermissionProof } from "../hosts/hook.ts";
+import { isYarpCommand, MIN_REDUCE_CHARS, optsOut, type PermissionProof } from "../hosts/hook.ts";
 import type { RewriteDecision } from "../shell/rewrite_decision.ts";
 
 const USAGE = "usage: yarp hook claude-code|codex < EVENT.json\n";
@@ -96,6 +98,8 @@ async function answerEvent(host: HookHost, text: string): Promise<HookOutcome> {
   const { readCodexEvent } = await import("../hosts/codex/hook.ts");
   const event = host === "claude-code" ? readClaudeEvent(value) : readCodexEvent(value);
   if ("ignore" in event) return { reason: event.ignore };
+  if (processEnv("YARP_HOOK") === "off") return { reason: "off" };
+  if (optsOut(event.command)) return { reason: "opted-out" };
   const budget = event.kind === "before" ? BEFORE_BUDGET_MS : AFTER_BUDGET_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<HookOutcome>((resolve) => {

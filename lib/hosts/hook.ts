@@ -42,6 +42,23 @@ export function isYarpCommand(command: string, invocation: string | undefined): 
 }
 
 /**
+ * True when `command` opts out of YARP for this one call: its source starts
+ * with the assignment `YARP=off` (which the command's own shell then sets,
+ * harmlessly). The hook leaves such a command and its result exactly alone.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { optsOut } from "./hook.ts";
+ * equal(optsOut("YARP=off git log --stat"), true);
+ * equal(optsOut("git log --grep YARP=off"), false);
+ * ```
+ */
+export function optsOut(command: string): boolean {
+  return /^\s*YARP=off(?:\s|$)/.test(command);
+}
+
+/**
  * The argv of the nearest process in `ancestors` (the hook's parent first,
  * then its parent, …) that `isHost` recognises, or undefined when none
  * does. Hosts start hooks through a shell and YARP's launcher, so the host
