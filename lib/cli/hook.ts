@@ -436,7 +436,7 @@ async function findHostArgv(
   let listing: string;
   try {
     const output = await new Deno.Command("ps", {
-      args: ["-A", "-o", "pid=", "-o", "ppid=", "-o", "args="],
+      args: ["-ww", "-A", "-o", "pid=", "-o", "ppid=", "-o", "args="],
       stdin: "null",
       stdout: "piped",
       stderr: "null",
