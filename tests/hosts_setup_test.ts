@@ -230,6 +230,14 @@ Deno.test("yarp setup codex --project: a new hooks.json 0600; malformed settings
     /^yarp setup codex: .*hooks\.json: \/hooks\/PreToolUse is not a list of objects \(nothing changed\)\n$/,
   );
   assert.equal(await Deno.readTextFile(`${dir}/.codex/hooks.json`), bad);
+  // A regular file keeps its mode through the replacement; the backup gets it too.
+  await Deno.writeTextFile(`${dir}/.codex/hooks.json`, '{"hooks": {}}\n');
+  await Deno.chmod(`${dir}/.codex/hooks.json`, 0o640);
+  const replaced = await run("codex", "--project");
+  assert.equal(replaced.code, 0, replaced.stderr);
+  assert.equal((await Deno.stat(`${dir}/.codex/hooks.json`)).mode! & 0o777, 0o640);
+  assert.equal((await Deno.stat(`${dir}/.codex/hooks.json.yarp-backup`)).mode! & 0o777, 0o640);
+  assert.equal(await Deno.readTextFile(`${dir}/.codex/hooks.json.yarp-backup`), '{"hooks": {}}\n');
   const usage = await run("gemini");
   assert.equal(usage.code, 2);
 });
