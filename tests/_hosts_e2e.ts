@@ -402,7 +402,6 @@ export async function withFixture(body: (fx: Fixture) => Promise<void>): Promise
 
 /** `yarp setup HOST --user` into the session's home and config directory (YARP's hooks). */
 export async function setupYarp(target: Target, env: Record<string, string>): Promise<void> {
-  if (Deno.env.get("YARP_HOSTS_E2E_MANUAL") === "1") return await manualHooks(target, env);
   const out = await new Deno.Command(join(ROOT, "bin/yarp"), {
     args: ["setup", target.host.host, "--user"],
     env,
@@ -432,28 +431,4 @@ export function session(
     permissions: PERMISSIONS,
     ...(yarp ? { setup: (env: Record<string, string>) => setupYarp(target, env) } : {}),
   });
-}
-
-/** TEMPORARY until `yarp setup` lands: the hook entries written by hand. */
-async function manualHooks(target: Target, env: Record<string, string>): Promise<void> {
-  const yarp = join(ROOT, "bin/yarp");
-  if (target.host.host === "claude-code") {
-    const path = join(env.CLAUDE_CONFIG_DIR, "settings.json");
-    const settings = JSON.parse(await Deno.readTextFile(path));
-    const entry = [{
-      matcher: "Bash",
-      hooks: [{ type: "command", command: `${yarp} hook claude-code`, timeout: 30 }],
-    }];
-    settings.hooks = { PreToolUse: entry, PostToolUse: entry, PostToolUseFailure: entry };
-    await Deno.writeTextFile(path, JSON.stringify(settings));
-  } else {
-    const entry = [{
-      matcher: "Bash",
-      hooks: [{ type: "command", command: `${yarp} hook codex`, timeout: 30 }],
-    }];
-    await Deno.writeTextFile(
-      join(env.CODEX_HOME, "hooks.json"),
-      JSON.stringify({ hooks: { PreToolUse: entry, PostToolUse: entry } }),
-    );
-  }
 }

@@ -131,8 +131,7 @@ hostTest(
   },
 );
 
-const SETUP = ENABLED &&
-  (Deno.env.get("YARP_HOSTS_E2E_MANUAL") === "1" || await setupAvailable());
+const SETUP = ENABLED && await setupAvailable();
 
 hostTest(
   "hosts e2e: with YARP (yarp setup) the model gets reduced results, exact recovery and the same permissions" +

@@ -486,6 +486,29 @@ Deno.test("yarp hook claude-code: a large successful result is archived and repl
     env,
   });
   assert.deepEqual([other.code, other.stdout], [0, ""]);
+  // A call YARP wrapped was reduced by yarp run: its result is left alone.
+  const wrappedCall = await spawnText(YARP, {
+    args: ["hook", "claude-code"],
+    input: JSON.stringify({
+      ...claudePost(`${YARP} run --expect-rule git/log -- git log --stat`, stdout),
+      cwd: work,
+    }),
+    env,
+  });
+  assert.deepEqual([wrappedCall.code, wrappedCall.stdout], [0, ""]);
+  // Opted out for one call (YARP=off …) or for the session (YARP_HOOK=off): no answer.
+  const optedOut = await spawnText(YARP, {
+    args: ["hook", "claude-code"],
+    input: JSON.stringify({ ...claudePost("YARP=off git log --stat", stdout), cwd: work }),
+    env,
+  });
+  assert.deepEqual([optedOut.code, optedOut.stdout], [0, ""]);
+  const off = await spawnText(YARP, {
+    args: ["hook", "claude-code"],
+    input: JSON.stringify({ ...claudePost("git log --stat", stdout), cwd: work }),
+    env: { ...env, YARP_HOOK: "off" },
+  });
+  assert.deepEqual([off.code, off.stdout], [0, ""]);
   // A small result is left alone.
   const small = await spawnText(YARP, {
     args: ["hook", "claude-code"],

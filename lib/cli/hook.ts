@@ -10,14 +10,22 @@
  * ({@link BEFORE_BUDGET_MS}, {@link AFTER_BUDGET_MS}) print nothing and
  * exit 0, so the host goes on exactly as without YARP. Only a malformed
  * YARP argument (no host, an unknown one) is an error line and exit 2.
- * `YARP_DEBUG=1` prints the decision's reason code on stderr.
+ * `YARP_DEBUG=1` prints the decision's reason code on stderr. `YARP_HOOK=off`
+ * in the host's environment, or a command starting `YARP=off `, gets no
+ * answer at all.
  *
  * @module
  */
 import type { TextIo } from "./io.ts";
 import { readAllBytes } from "./io.ts";
 import { processEnv } from "../config/env.ts";
-import { isYarpCommand, MIN_REDUCE_CHARS, type PermissionProof } from "../hosts/hook.ts";
+import {
+  isYarpCommand,
+  MIN_REDUCE_CHARS,
+  optsOut,
+  type PermissionProof,
+  wrapAnswer,
+} from "../hosts/hook.ts";
 import type { RewriteDecision } from "../shell/rewrite_decision.ts";
 
 const USAGE = "usage: yarp hook claude-code|codex < EVENT.json\n";
@@ -92,10 +100,19 @@ async function answerEvent(host: HookHost, text: string): Promise<HookOutcome> {
   } catch {
     return { reason: "malformed-event" };
   }
-  const { readClaudeEvent } = await import("../hosts/claude_code/hook.ts");
-  const { readCodexEvent } = await import("../hosts/codex/hook.ts");
-  const event = host === "claude-code" ? readClaudeEvent(value) : readCodexEvent(value);
+  const [claude, codex] = await Promise.all([
+    import("../hosts/claude_code/hook.ts"),
+    import("../hosts/codex/hook.ts"),
+  ]);
+  const event = host === "claude-code"
+    ? claude.readClaudeEvent(value)
+    : codex.readCodexEvent(value);
   if ("ignore" in event) return { reason: event.ignore };
+  if (processEnv("YARP_HOOK") === "off") return { reason: "off" };
+  if (optsOut(event.command)) return { reason: "opted-out" };
+  const { selfInvocation } = await import("./_invocation.ts");
+  const invocation = selfInvocation();
+  if (isYarpCommand(event.command, invocation)) return { reason: "yarp-command" };
   const budget = event.kind === "before" ? BEFORE_BUDGET_MS : AFTER_BUDGET_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<HookOutcome>((resolve) => {
@@ -103,44 +120,42 @@ async function answerEvent(host: HookHost, text: string): Promise<HookOutcome> {
   });
   try {
     const work = host === "claude-code"
-      ? answerClaude(event as import("../hosts/claude_code/hook.ts").ClaudeHookEvent)
-      : answerCodex(event as import("../hosts/codex/hook.ts").CodexHookEvent);
+      ? answerClaude(event as ClaudeEvent, invocation)
+      : answerCodex(event as CodexEvent, invocation);
     return await Promise.race([work.catch(() => ({ reason: "error" })), late]);
   } finally {
     clearTimeout(timer);
   }
 }
 
+type ClaudeEvent =
+  | import("../hosts/claude_code/hook.ts").ClaudeBeforeCall
+  | import("../hosts/claude_code/hook.ts").ClaudeAfterCall;
+type CodexEvent =
+  | import("../hosts/codex/hook.ts").CodexBeforeCall
+  | import("../hosts/codex/hook.ts").CodexAfterCall;
+
 async function answerClaude(
-  event: import("../hosts/claude_code/hook.ts").ClaudeHookEvent,
+  event: ClaudeEvent,
+  invocation: string | undefined,
 ): Promise<HookOutcome> {
-  if ("ignore" in event) return { reason: event.ignore };
-  const hook = await import("../hosts/claude_code/hook.ts");
-  const { selfInvocation } = await import("./_invocation.ts");
-  const invocation = selfInvocation();
-  if (isYarpCommand(event.command, invocation)) return { reason: "yarp-command" };
   const projectDir = processEnv("CLAUDE_PROJECT_DIR") ?? event.cwd;
   if (event.kind === "before") {
-    if (invocation === undefined) return { reason: "no-invocation" };
-    const wrap = await wrapper(event.command, projectDir, invocation, "claude-code");
-    if ("reason" in wrap) return wrap;
-    const { proveClaudeAllows, isClaudeProcess } = await import(
-      "../hosts/claude_code/permissions.ts"
-    );
-    const proof = proveClaudeAllows({
-      command: event.command,
-      wrapper: wrap.command,
-      permissionMode: event.permissionMode,
-      files: await claudeSettingsFiles(projectDir, event.cwd),
-      hostArgv: await findHostArgv(isClaudeProcess),
+    return await answerBefore(event, projectDir, invocation, "claude-code", async (wrap) => {
+      const { proveClaudeAllows, isClaudeProcess } = await import(
+        "../hosts/claude_code/permissions.ts"
+      );
+      return proveClaudeAllows({
+        command: event.command,
+        wrapper: wrap.command,
+        permissionMode: event.permissionMode,
+        files: await claudeSettingsFiles(projectDir, event.cwd),
+        hostArgv: await findHostArgv(isClaudeProcess),
+      });
     });
-    if (!proof.proven) return { reason: `not-wrapped:${proof.reason}` };
-    return {
-      answer: hook.claudeWrapAnswer(event.toolInput, wrap.command, wrapReason(wrap, proof)),
-      reason: "wrapped",
-    };
   }
   if (event.untouchable !== undefined) return { reason: event.untouchable };
+  const hook = await import("../hosts/claude_code/hook.ts");
   let input = event.visible;
   if (event.persistedOutputPath !== undefined) {
     const whole = await readBoundedText(event.persistedOutputPath, RESULT_FILE_LIMIT);
@@ -162,35 +177,28 @@ async function answerClaude(
 }
 
 async function answerCodex(
-  event: import("../hosts/codex/hook.ts").CodexHookEvent,
+  event: CodexEvent,
+  invocation: string | undefined,
 ): Promise<HookOutcome> {
-  if ("ignore" in event) return { reason: event.ignore };
-  const hook = await import("../hosts/codex/hook.ts");
-  const { selfInvocation } = await import("./_invocation.ts");
-  const invocation = selfInvocation();
-  if (isYarpCommand(event.command, invocation)) return { reason: "yarp-command" };
   if (event.kind === "before") {
-    if (invocation === undefined) return { reason: "no-invocation" };
-    const wrap = await wrapper(event.command, event.cwd, invocation, "codex");
-    if ("reason" in wrap) return wrap;
-    const { proveCodexUnchanged, isCodexProcess } = await import("../hosts/codex/permissions.ts");
-    const proof = proveCodexUnchanged({
-      program: wrap.argv[0],
-      wrapperProgram: wrap.command.split(" ", 1)[0],
-      hostArgv: await findHostArgv(isCodexProcess),
-      rulesFiles: await codexRulesFiles(event.cwd),
+    return await answerBefore(event, event.cwd, invocation, "codex", async (wrap) => {
+      const { proveCodexUnchanged, isCodexProcess } = await import(
+        "../hosts/codex/permissions.ts"
+      );
+      return proveCodexUnchanged({
+        program: wrap.argv[0],
+        wrapperProgram: wrap.command.split(" ", 1)[0],
+        hostArgv: await findHostArgv(isCodexProcess),
+        rulesFiles: await codexRulesFiles(event.cwd),
+      });
     });
-    if (!proof.proven) return { reason: `not-wrapped:${proof.reason}` };
-    return {
-      answer: hook.codexWrapAnswer(event.toolInput, wrap.command, wrapReason(wrap, proof)),
-      reason: "wrapped",
-    };
   }
   if (!event.direct) return { reason: "code-mode" };
   if (event.visible.length < MIN_REDUCE_CHARS) return { reason: "small" };
   if (event.transcriptPath === undefined) return { reason: "no-transcript" };
   const tail = await readTail(event.transcriptPath, TRANSCRIPT_TAIL);
   if (tail === undefined) return { reason: "transcript-unreadable" };
+  const hook = await import("../hosts/codex/hook.ts");
   const call = hook.findEndedCall(tail.split("\n"), event.toolUseId);
   if (call === undefined || call.exitCode === null) return { reason: "no-end-event" };
   const whole = decoder.decode(hook.recordedText(call));
@@ -199,6 +207,36 @@ async function answerCodex(
   const answer = hook.codexResultAnswer(call.exitCode, reduced.text);
   if (answer.reason.length >= event.visible.length) return { reason: "not-smaller" };
   return { answer, reason: "reduced" };
+}
+
+/** A wrapper YARP would run instead of a command. */
+interface Wrap {
+  readonly command: string;
+  readonly rule: string;
+  readonly argv: readonly string[];
+}
+
+/**
+ * The before-the-call answer for both hosts: the wrapper when one rule
+ * selects the command and `prove` holds a permission proof for it, else
+ * none (the command runs untouched).
+ */
+async function answerBefore(
+  event: { readonly command: string; readonly toolInput: Readonly<Record<string, unknown>> },
+  projectDir: string | undefined,
+  invocation: string | undefined,
+  host: HookHost,
+  prove: (wrap: Wrap) => Promise<PermissionProof>,
+): Promise<HookOutcome> {
+  if (invocation === undefined) return { reason: "no-invocation" };
+  const wrap = await wrapper(event.command, projectDir, invocation, host);
+  if ("reason" in wrap) return wrap;
+  const proof = await prove(wrap);
+  if (!proof.proven) return { reason: `not-wrapped:${proof.reason}` };
+  return {
+    answer: wrapAnswer(event.toolInput, wrap.command, wrapReason(wrap, proof)),
+    reason: "wrapped",
+  };
 }
 
 /** The reason a wrap answer gives the host (shown where the host shows hook reasons). */
@@ -216,7 +254,7 @@ async function wrapper(
   projectDir: string | undefined,
   invocation: string,
   host: HookHost,
-): Promise<{ command: string; rule: string; argv: readonly string[] } | { reason: string }> {
+): Promise<Wrap | { reason: string }> {
   const [{ loadShellTreeParser }, { loadRegistry }, { decideRewrite }] = await Promise.all([
     import("../shell/parser.ts"),
     import("./_rule_packs.ts"),
@@ -411,7 +449,7 @@ async function findHostArgv(
   let listing: string;
   try {
     const output = await new Deno.Command("ps", {
-      args: ["-A", "-o", "pid=", "-o", "ppid=", "-o", "args="],
+      args: ["-ww", "-A", "-o", "pid=", "-o", "ppid=", "-o", "args="],
       stdin: "null",
       stdout: "piped",
       stderr: "null",

@@ -57,6 +57,7 @@ command("archive", async () => (await import("./archive.ts")).archiveCommand);
 command("corpus", async () => (await import("./corpus.ts")).corpusCommand);
 command("trust", async () => (await import("./trust.ts")).trustCommand);
 command("hook", async () => (await import("./hook.ts")).hookCommand);
+command("setup", async () => (await import("./setup.ts")).setupCommand);
 command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 
 /**

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isObject } from "./session.ts";
 
 /**
  * Results shorter than this many characters are left alone without loading
@@ -42,6 +43,23 @@ export function isYarpCommand(command: string, invocation: string | undefined): 
 }
 
 /**
+ * True when `command` opts out of YARP for this one call: its source starts
+ * with the assignment `YARP=off` (which the command's own shell then sets,
+ * harmlessly). The hook leaves such a command and its result exactly alone.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { optsOut } from "./hook.ts";
+ * equal(optsOut("YARP=off git log --stat"), true);
+ * equal(optsOut("git log --grep YARP=off"), false);
+ * ```
+ */
+export function optsOut(command: string): boolean {
+  return /^\s*YARP=off(?:\s|$)/.test(command);
+}
+
+/**
  * The argv of the nearest process in `ancestors` (the hook's parent first,
  * then its parent, …) that `isHost` recognises, or undefined when none
  * does. Hosts start hooks through a shell and YARP's launcher, so the host
@@ -60,6 +78,76 @@ export function hostArgv(
   isHost: (argv: readonly string[]) => boolean,
 ): readonly string[] | undefined {
   return ancestors.find((argv) => argv.length > 0 && isHost(argv));
+}
+
+/** The part of a Bash tool hook event both hosts send alike. */
+export interface BashToolEvent {
+  readonly name: "PreToolUse" | "PostToolUse";
+  /** The whole event object, for the host's own fields. */
+  readonly event: Readonly<Record<string, unknown>>;
+  /** The whole tool input (a hook's `updatedInput` replaces all of it). */
+  readonly toolInput: Readonly<Record<string, unknown>>;
+  readonly command: string;
+  /** The event's absolute working directory, if it names one. */
+  readonly cwd: string | undefined;
+}
+
+/**
+ * Reads what Claude Code and Codex share in a hook event: `PreToolUse` or
+ * `PostToolUse`, `tool_name: "Bash"`, `tool_input.command` a non-blank
+ * string, `cwd`. Anything else is `{ ignore: code }`. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual, equal } from "node:assert/strict";
+ * import { readBashToolEvent } from "./hook.ts";
+ * const read = readBashToolEvent({
+ *   hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" }, cwd: "/w",
+ * });
+ * equal("command" in read && read.command, "ls");
+ * deepEqual(readBashToolEvent({ hook_event_name: "Stop" }), { ignore: "other-event" });
+ * ```
+ */
+export function readBashToolEvent(value: unknown): BashToolEvent | { readonly ignore: string } {
+  if (!isObject(value)) return { ignore: "not-an-object" };
+  const name = value.hook_event_name;
+  if (name !== "PreToolUse" && name !== "PostToolUse") return { ignore: "other-event" };
+  if (value.tool_name !== "Bash") return { ignore: "other-tool" };
+  const input = value.tool_input;
+  if (!isObject(input) || typeof input.command !== "string" || input.command.trim() === "") {
+    return { ignore: "no-command" };
+  }
+  const cwd = typeof value.cwd === "string" && value.cwd.startsWith("/") ? value.cwd : undefined;
+  return { name, event: value, toolInput: input, command: input.command, cwd };
+}
+
+/**
+ * The `PreToolUse` answer that runs `wrapper` instead of the command, in
+ * the schema both hosts read: the tool input with only `command` replaced
+ * (it replaces the whole input), allowed. Only a caller holding a
+ * permission proof may give it (docs/hosts.md, "Permissions").
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { wrapAnswer } from "./hook.ts";
+ * const answer = wrapAnswer({ command: "git log", timeout: 60000 }, "yarp run -- git log", "r");
+ * deepEqual(answer.hookSpecificOutput.updatedInput, { command: "yarp run -- git log", timeout: 60000 });
+ * ```
+ */
+export function wrapAnswer(
+  toolInput: Readonly<Record<string, unknown>>,
+  wrapper: string,
+  reason: string,
+) {
+  return {
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "allow",
+      permissionDecisionReason: reason,
+      updatedInput: { ...toolInput, command: wrapper },
+    },
+  } as const;
 }
 
 /** A permission proof's answer: what decides "allowed" for both commands, or why no proof exists (a stable code). */

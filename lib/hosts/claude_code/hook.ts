@@ -13,11 +13,11 @@
  *   `persistedOutputPath`.
  *
  * Answers:
- * - before the call, a wrapper: `updatedInput` replaces the whole tool
- *   input, so every other field is kept; `permissionDecision:"allow"` is
- *   given only by a caller that proved the user's own rules allow the
- *   original command (`permissions.ts`), because without a decision Claude
- *   Code checks its rules against the wrapper's text.
+ * - before the call, a wrapper (`wrapAnswer` in `../hook.ts`, with
+ *   `permissionDecision:"allow"` given only by a caller that proved the
+ *   user's own rules allow the original command, `permissions.ts`, because
+ *   without a decision Claude Code checks its rules against the wrapper's
+ *   text);
  * - after the call, the new text: `updatedToolOutput` must carry `stdout`,
  *   `stderr` and `interrupted` or Claude Code silently drops it; the text
  *   goes in `stdout`, `stderr` is empty.
@@ -25,6 +25,7 @@
  * @module
  */
 import { isObject } from "../session.ts";
+import { readBashToolEvent } from "../hook.ts";
 
 /** A `PreToolUse` event for the Bash tool. */
 export interface ClaudeBeforeCall {
@@ -74,26 +75,20 @@ export type ClaudeHookEvent = ClaudeBeforeCall | ClaudeAfterCall | { readonly ig
  * ```
  */
 export function readClaudeEvent(value: unknown): ClaudeHookEvent {
-  if (!isObject(value)) return { ignore: "not-an-object" };
-  const name = value.hook_event_name;
-  if (name !== "PreToolUse" && name !== "PostToolUse") return { ignore: "other-event" };
-  if (value.tool_name !== "Bash") return { ignore: "other-tool" };
-  const input = value.tool_input;
-  if (!isObject(input) || typeof input.command !== "string" || input.command.trim() === "") {
-    return { ignore: "no-command" };
-  }
-  const cwd = typeof value.cwd === "string" && value.cwd.startsWith("/") ? value.cwd : undefined;
+  const read = readBashToolEvent(value);
+  if ("ignore" in read) return read;
+  const { name, event, toolInput, command, cwd } = read;
   if (name === "PreToolUse") {
-    const mode = value.permission_mode;
+    const mode = event.permission_mode;
     return {
       kind: "before",
-      command: input.command,
-      toolInput: input,
+      command,
+      toolInput,
       cwd,
       permissionMode: typeof mode === "string" ? mode : undefined,
     };
   }
-  const response = value.tool_response;
+  const response = event.tool_response;
   if (!isObject(response)) return { ignore: "no-response" };
   const { stdout, stderr } = response;
   if (typeof stdout !== "string" || typeof stderr !== "string") return { ignore: "no-response" };
@@ -109,7 +104,7 @@ export function readClaudeEvent(value: unknown): ClaudeHookEvent {
     : undefined;
   return {
     kind: "after",
-    command: input.command,
+    command,
     cwd,
     visible: stderr === "" ? stdout : stdout === "" ? stderr : `${stdout}\n${stderr}`,
     stdout,
@@ -118,34 +113,6 @@ export function readClaudeEvent(value: unknown): ClaudeHookEvent {
     exitCode: response.returnCodeInterpretation === undefined ? 0 : undefined,
     untouchable,
   };
-}
-
-/**
- * The `PreToolUse` answer that runs `wrapper` instead of the command: the
- * tool input with only `command` replaced, allowed (see the module doc for
- * why only a proven call gets here).
- *
- * @example
- * ```ts
- * import { deepEqual } from "node:assert/strict";
- * import { claudeWrapAnswer } from "./hook.ts";
- * const answer = claudeWrapAnswer({ command: "git log", timeout: 60000 }, "yarp run -- git log", "r");
- * deepEqual(answer.hookSpecificOutput.updatedInput, { command: "yarp run -- git log", timeout: 60000 });
- * ```
- */
-export function claudeWrapAnswer(
-  toolInput: Readonly<Record<string, unknown>>,
-  wrapper: string,
-  reason: string,
-) {
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "allow",
-      permissionDecisionReason: reason,
-      updatedInput: { ...toolInput, command: wrapper },
-    },
-  } as const;
 }
 
 /**

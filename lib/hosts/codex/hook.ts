@@ -13,7 +13,7 @@
  * {@link findEndedCall}). Without both the result is left alone.
  *
  * Answers:
- * - before the call: `updatedInput` takes effect only with
+ * - before the call (`wrapAnswer` in `../hook.ts`): `updatedInput` takes effect only with
  *   `permissionDecision:"allow"` (permissions.ts decides when that is
  *   provably no wider than without YARP).
  * - after the call: `{"decision":"block","reason":TEXT}`, which the model
@@ -27,7 +27,8 @@
  *
  * @module
  */
-import { isObject, type RecordedCall } from "../session.ts";
+import type { RecordedCall } from "../session.ts";
+import { readBashToolEvent } from "../hook.ts";
 import { codexRuntime } from "./session.ts";
 
 /** A `PreToolUse` event for Codex's shell tool. */
@@ -70,28 +71,20 @@ export type CodexHookEvent = CodexBeforeCall | CodexAfterCall | { readonly ignor
  * ```
  */
 export function readCodexEvent(value: unknown): CodexHookEvent {
-  if (!isObject(value)) return { ignore: "not-an-object" };
-  const name = value.hook_event_name;
-  if (name !== "PreToolUse" && name !== "PostToolUse") return { ignore: "other-event" };
-  if (value.tool_name !== "Bash") return { ignore: "other-tool" };
-  const input = value.tool_input;
-  if (!isObject(input) || typeof input.command !== "string" || input.command.trim() === "") {
-    return { ignore: "no-command" };
-  }
-  const cwd = typeof value.cwd === "string" && value.cwd.startsWith("/") ? value.cwd : undefined;
-  if (name === "PreToolUse") {
-    return { kind: "before", command: input.command, toolInput: input, cwd };
-  }
-  const id = value.tool_use_id;
-  if (typeof value.tool_response !== "string" || typeof id !== "string") {
+  const read = readBashToolEvent(value);
+  if ("ignore" in read) return read;
+  const { name, event, toolInput, command, cwd } = read;
+  if (name === "PreToolUse") return { kind: "before", command, toolInput, cwd };
+  const id = event.tool_use_id;
+  if (typeof event.tool_response !== "string" || typeof id !== "string") {
     return { ignore: "no-response" };
   }
-  const transcript = value.transcript_path;
+  const transcript = event.transcript_path;
   return {
     kind: "after",
-    command: input.command,
+    command,
     cwd,
-    visible: value.tool_response,
+    visible: event.tool_response,
     toolUseId: id,
     transcriptPath: typeof transcript === "string" && transcript.startsWith("/")
       ? transcript
@@ -139,32 +132,6 @@ export function recordedText(call: RecordedCall): Uint8Array {
   both.set(streams.stdout);
   both.set(streams.stderr, streams.stdout.length);
   return both;
-}
-
-/**
- * The `PreToolUse` answer that runs `wrapper` instead of the command.
- *
- * @example
- * ```ts
- * import { equal } from "node:assert/strict";
- * import { codexWrapAnswer } from "./hook.ts";
- * const answer = codexWrapAnswer({ command: "git log" }, "yarp run -- git log", "r");
- * equal(answer.hookSpecificOutput.updatedInput.command, "yarp run -- git log");
- * ```
- */
-export function codexWrapAnswer(
-  toolInput: Readonly<Record<string, unknown>>,
-  wrapper: string,
-  reason: string,
-) {
-  return {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: "allow",
-      permissionDecisionReason: reason,
-      updatedInput: { ...toolInput, command: wrapper },
-    },
-  } as const;
 }
 
 /**
