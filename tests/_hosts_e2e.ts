@@ -15,6 +15,14 @@ import { baseEnv, makeProject, ModelServer, npmInstall, ROOT } from "./_pi_e2e.t
 
 export { ModelServer, ROOT };
 
+/** The Deno cache YARP's launcher reads its packages from. */
+const DENO_DIR: string = JSON.parse(
+  new TextDecoder().decode(
+    (await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
+      .output()).stdout,
+  ),
+).denoDir;
+
 /** The fake model server for both APIs. */
 export const HOSTS_SERVER = join(ROOT, "tests/fixtures/hosts/fake_model_server.mjs");
 
@@ -137,8 +145,14 @@ in_app_updates = false
 /** The environment of one session: yarp on PATH, private home, config and state. */
 export function hostEnv(options: HostRunOptions): Record<string, string> {
   const s = options.scratch;
-  // npm would ask the registry whether it is out of date: not in a test.
-  const common = { ...baseEnv(s), HOME: join(s, "home"), NPM_CONFIG_UPDATE_NOTIFIER: "false" };
+  // npm would ask the registry whether it is out of date: not in a test. YARP's packages stay in
+  // the real Deno cache (the private HOME would hide it).
+  const common = {
+    ...baseEnv(s),
+    HOME: join(s, "home"),
+    DENO_DIR: DENO_DIR,
+    NPM_CONFIG_UPDATE_NOTIFIER: "false",
+  };
   if (options.host.host === "claude-code") {
     return {
       ...common,
