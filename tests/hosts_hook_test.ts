@@ -304,6 +304,29 @@ Deno.test("codex: the call's exit code and whole output come from its end event 
   assert.equal(call.exitCode, 1);
   assert.equal(call.command, "npm test");
   assert.equal(findEndedCall(lines, "call_8"), undefined);
+  // Codex 0.169.0 writes the end as an item_completed CommandExecution (observed), before the hook runs.
+  const completed = JSON.stringify({
+    timestamp: "t",
+    type: "event_msg",
+    payload: {
+      type: "item_completed",
+      item: {
+        type: "CommandExecution",
+        id: "call_7",
+        command: ["/bin/bash", "-lc", "npm test"],
+        status: "completed",
+        aggregated_output: "1 failing\nnpm ERR!\n",
+        exit_code: 1,
+        duration: { secs: 0, nanos: 516718176 },
+      },
+    },
+  });
+  const fromItem = findEndedCall([...lines.slice(0, 2), completed], "call_7");
+  assert.equal(fromItem?.exitCode, 1);
+  assert.deepEqual(fromItem?.streams, {
+    mode: "combined",
+    output: new TextEncoder().encode("1 failing\nnpm ERR!\n"),
+  });
   assert.equal(findEndedCall(lines.slice(0, 2), "call_7"), undefined);
 });
 

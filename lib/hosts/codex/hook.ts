@@ -8,9 +8,10 @@
  * failure alike with `tool_response` only the merged, already cut text and
  * no exit status.
  *
- * The result path therefore reads the call's end event from the session's
- * rollout file (`transcript_path`): its exit code and whole output (see
- * {@link findEndedCall}). Without both the result is left alone.
+ * The result path therefore reads the call's end from the session's
+ * rollout file (`transcript_path`; 0.169.0 writes an `item_completed`
+ * `CommandExecution` item there before the hook runs): its exit code and
+ * whole output (see {@link findEndedCall}). Without both the result is left alone.
  *
  * Answers:
  * - before the call (`wrapAnswer` in `../hook.ts`): `updatedInput` takes effect only with
