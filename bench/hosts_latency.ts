@@ -14,7 +14,7 @@
  *   per call is each pair's difference; median and p95 of both sessions and
  *   of the differences are printed.
  *
- * Run: deno run -A bench/hosts_latency.ts [REPS] (default 20)
+ * Run: deno run -A bench/hosts_latency.ts [REPS] (default 20; 0 for the characters alone)
  */
 import {
   COMMANDS,
@@ -64,6 +64,7 @@ await withFixture(async (fx) => {
   COMMANDS.forEach((command, i) => console.log(`| \`${command}\` | ${chars[i].join(" | ")} |`));
   console.log(`| total | ${totals.join(" | ")} |\n`);
 
+  if (reps === 0) return;
   console.log(`## Time per session of one call, n = ${reps} each, interleaved\n`);
   console.log(
     "| target | without: median / p95 | with YARP: median / p95 | added per call: median / p95 |",
