@@ -42,6 +42,7 @@ const capture = new ArchiveCapture(
     command: `bench-writer ${seed}`,
     argv: ["bench-writer", String(seed)],
     ruleId: "bench",
+    host: "cli",
   },
   async (...args) => {
     const committed = await commitCall(...args);

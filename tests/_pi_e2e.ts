@@ -35,8 +35,11 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Installs `packages` into `.cache/pi-e2e/NAME` unless `probe` already exists there. */
-async function npmInstall(name: string, packages: string[], probe: string): Promise<string> {
+/**
+ * Installs `packages` into `.cache/pi-e2e/NAME` (the one cache of every
+ * host end-to-end test) unless `probe` already exists there.
+ */
+export async function npmInstall(name: string, packages: string[], probe: string): Promise<string> {
   const dir = join(CACHE, name);
   if (await exists(join(dir, probe))) return dir;
   await Deno.mkdir(dir, { recursive: true });
@@ -83,11 +86,14 @@ export class ModelServer {
     this.logPath = join(dir, "requests.jsonl");
   }
 
-  /** Starts the server in `dir` and waits for its port. */
-  static async start(dir: string): Promise<ModelServer> {
+  /** Starts the server (`server`: Pi's by default) in `dir` and waits for its port. */
+  static async start(
+    dir: string,
+    server = join(FIXTURES, "fake_model_server.mjs"),
+  ): Promise<ModelServer> {
     const portFile = join(dir, "port");
     const process = new Deno.Command("node", {
-      args: [join(FIXTURES, "fake_model_server.mjs")],
+      args: [server],
       env: {
         FAKE_SCRIPT: join(dir, "script.json"),
         FAKE_LOG: join(dir, "requests.jsonl"),

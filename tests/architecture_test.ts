@@ -18,8 +18,11 @@ const LAYERS: Record<string, number> = {
   shell: 4,
   run: 4,
   archive: 4,
-  corpus: 5,
-  cli: 6,
+  // The hosts layer (lib/hosts/<host>/): session readers and hook logic per agent host, pure over
+  // data; it may use everything below it, the corpus builds on its readers, and cli does the I/O.
+  hosts: 5,
+  corpus: 6,
+  cli: 7,
 };
 
 const IMPORT_PATTERN =
@@ -81,6 +84,17 @@ Deno.test("imports point down the layers and never into another folder's _ files
     }
   }
   assert.deepEqual(violations, []);
+});
+
+Deno.test("the hosts layer sits above archive and below corpus and cli", () => {
+  const hostFiles = libFiles.filter((file) => layerOf(file) === "hosts");
+  assert.ok(hostFiles.some((file) => file.endsWith("/claude_code/session.ts")));
+  const reached = new Set(hostFiles.flatMap((file) => localImports(file).map(layerOf)));
+  for (const layer of reached) assert.ok(LAYERS[layer] <= LAYERS.hosts, `hosts imports ${layer}`);
+  const importers = libFiles.filter((file) =>
+    layerOf(file) !== "hosts" && localImports(file).some((target) => layerOf(target) === "hosts")
+  ).map(layerOf);
+  assert.deepEqual([...new Set(importers)].sort(), ["cli", "corpus"]);
 });
 
 Deno.test("main.ts imports only the CLI layer", () => {

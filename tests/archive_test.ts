@@ -27,6 +27,7 @@ import {
   PRUNED_RECORDS,
   rawChunks,
   RunSpool,
+  SCHEMA_VERSION,
   searchCalls,
   type StoredCall,
   verifiedChunks,
@@ -582,7 +583,7 @@ Deno.test("a schema-1 archive is upgraded on the first write and its calls still
   const db = await openArchive(path, "write");
   assert.equal(
     (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-    2,
+    SCHEMA_VERSION,
   );
   const call = found(db, "abcd0001");
   const back = new Uint8Array(bytes.length);

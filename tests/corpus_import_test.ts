@@ -16,9 +16,9 @@ import {
   piRuntime,
   type RecordedCall,
   type SessionRuntime,
-} from "../lib/corpus/readers/mod.ts";
-import { stripPiFormatting } from "../lib/corpus/readers/pi.ts";
-import { codexCommand, HOLD_LIMIT } from "../lib/corpus/readers/codex.ts";
+} from "../lib/hosts/mod.ts";
+import { stripPiFormatting } from "../lib/hosts/pi/session.ts";
+import { codexCommand, HOLD_LIMIT } from "../lib/hosts/codex/session.ts";
 import { tempDir } from "./_process.ts";
 
 const SESSIONS = new URL("./data/sessions", import.meta.url).pathname;

@@ -7,13 +7,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  countChars,
-  isDiagnosticLine,
-  keyFacts,
-  measureSurvival,
-  readableLines,
-} from "../lib/corpus/facts.ts";
+import { countChars } from "../lib/bytes/count_chars.ts";
+import { isDiagnosticLine, keyFacts, measureSurvival, readableLines } from "../lib/corpus/facts.ts";
 import { escapeHtml, renderHtmlReport } from "../lib/corpus/html.ts";
 import { readJsonlLines } from "../lib/corpus/jsonl.ts";
 import {

@@ -50,6 +50,8 @@ const CASES: { args: string[]; env: Record<string, string> }[] = [
   },
   { args: ["corpus", "analyze", "f", "--html", "rep/r.html", "-o", "nope"], env: { HOME: "/h" } },
   { args: ["corpus", "import", "f", "-o", "out.gz"], env: { HOME: "/h" } },
+  { args: ["setup", "claude-code", "--project"], env: { HOME: "/h" } },
+  { args: ["hook", "codex"], env: { HOME: "/h", CODEX_HOME: "/c" } },
 ];
 
 Deno.test("bin/yarp builds exactly the argument list lib/base/sandbox.ts builds", async () => {

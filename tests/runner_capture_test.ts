@@ -47,6 +47,7 @@ function fakeCapture(outcome: CaptureOutcome) {
   const kept = { stdout: sink(), stderr: sink() };
   let closed = 0;
   let commits = 0;
+  const shown: number[] = [];
   const capture: RawCapture = {
     write: (stream, chunk) => kept[stream].write(chunk),
     commit: () => {
@@ -54,9 +55,10 @@ function fakeCapture(outcome: CaptureOutcome) {
       return Promise.resolve(outcome);
     },
     restore: (stream, write) => write(kept[stream].bytes()),
+    shown: (chars) => void shown.push(chars),
     close: () => void (closed += 1),
   };
-  return { capture, kept, closed: () => closed, commits: () => commits };
+  return { capture, kept, closed: () => closed, commits: () => commits, shown };
 }
 
 const SCRIPT = (count: number, code: number) => [
@@ -87,6 +89,11 @@ Deno.test("archived: every raw byte reached the capture and the markers name the
   assert.match(result.stderr, /· exact: yarp read 8f2c1a0b · --grep TEXT · --lines A:B\]/);
   assert.equal(fake.commits(), 1);
   assert.equal(fake.closed(), 1);
+  assert.deepEqual(
+    fake.shown,
+    [result.stdout.length + result.stderr.length],
+    "shown once, exactly",
+  );
 });
 
 Deno.test("unarchived (archive off or spool failed): the markers say no exact copy was kept", async () => {
@@ -111,6 +118,7 @@ Deno.test("failed commit: the exact raw streams are restored, then one line says
       "yarp: archive /x.db: file is not a database; the output above is exact and was not archived\n",
   );
   assert.equal(fake.closed(), 1);
+  assert.deepEqual(fake.shown, [], "nothing is recorded as shown without a commit");
 });
 
 Deno.test("a spawn failure still closes the capture and never commits", async () => {

@@ -26,6 +26,8 @@ import { cleanStraySpools, RunSpool } from "./spool.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { openArchive } from "./store.ts";
 import { firstLine } from "../base/error_message.ts";
+import { countChars } from "../bytes/count_chars.ts";
+import { recordReduction } from "./reductions.ts";
 
 /** The exit facts the runner reports at commit. */
 export interface CaptureStatus {
@@ -46,6 +48,8 @@ export interface RunFacts {
   readonly command: string;
   readonly argv: readonly string[];
   readonly ruleId: string;
+  /** Who ran it (`gain.ts`'s hosts), recorded with the reduction. */
+  readonly host: string;
 }
 
 const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
@@ -58,6 +62,10 @@ export class ArchiveCapture {
   readonly #commit: typeof commitCall;
   /** The database, opened while the child runs, or why it could not be. */
   readonly #db: Promise<DatabaseSync | { readonly error: string }> | undefined;
+  /** Characters of both raw streams so far (`yarp gain`'s "before"). */
+  #chars = 0;
+  /** The committed call's database and row, until {@link shown} records the reduction. */
+  #committed: { readonly db: DatabaseSync; readonly seq: number } | undefined;
 
   /**
    * Opens the spool for a run and starts opening the database, so that the
@@ -80,6 +88,7 @@ export class ArchiveCapture {
   /** Appends a chunk of `stream`'s raw bytes; never throws, never keeps `chunk`. */
   write(stream: "stdout" | "stderr", chunk: Uint8Array): void {
     this.#spool.write(stream, chunk);
+    this.#chars += countChars(chunk);
   }
 
   /**
@@ -113,15 +122,34 @@ export class ArchiveCapture {
       } catch {
         // best effort; the call itself is committed
       }
+      this.#committed = { db, seq: committed.seq };
       return { kind: "archived", id: committed.id };
     } catch (error) {
       return { kind: "failed", reason: `archive ${this.#settings.path}: ${firstLine(error)}` };
-    } finally {
-      try {
-        db.close();
-      } catch {
-        // closing cannot undo a commit
-      }
+    }
+  }
+
+  /**
+   * Records, after an `archived` commit, that the run's output was shown
+   * as `charsAfter` characters (both reduced streams with their markers),
+   * for `yarp gain`. Best effort: never throws; does nothing without a
+   * commit or when called again.
+   */
+  shown(charsAfter: number): void {
+    const committed = this.#committed;
+    if (committed === undefined) return;
+    this.#committed = undefined;
+    try {
+      recordReduction(committed.db, {
+        callSeq: committed.seq,
+        createdMs: this.#facts.createdMs,
+        host: this.#facts.host,
+        rule: this.#facts.ruleId,
+        charsBefore: this.#chars,
+        charsAfter,
+      });
+    } catch {
+      // the figures are best effort; the call is committed
     }
   }
 
@@ -141,7 +169,7 @@ export class ArchiveCapture {
     }
   }
 
-  /** Releases the spool (its bytes vanish) and a connection no commit used. Idempotent. */
+  /** Releases the spool (its bytes vanish) and the database connection. Idempotent. */
   close(): void {
     this.#spool.close();
     this.#db?.then((db) => {

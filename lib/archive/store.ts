@@ -25,7 +25,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { firstLine } from "../base/error_message.ts";
 
 /** The schema version this build writes (`PRAGMA user_version`). */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Milliseconds a connection waits for another writer before failing. */
 export const BUSY_TIMEOUT_MS = 10_000;
@@ -37,8 +37,9 @@ export class ArchiveError extends Error {
 
 /**
  * The bounded record of pruned ids (retention.ts keeps its newest rows), so
- * `yarp read` of a pruned id says when and why. Added to version-2
- * archives on their first write open; a reader treats its absence as empty.
+ * `yarp read` of a pruned id says when and why. Created with the schema, by
+ * the migration to version 3, and on a write open of an archive that lacks
+ * it; a reader treats its absence as empty.
  */
 const PRUNED_TABLE = `CREATE TABLE IF NOT EXISTS pruned (
   seq        INTEGER PRIMARY KEY,
@@ -48,6 +49,22 @@ const PRUNED_TABLE = `CREATE TABLE IF NOT EXISTS pruned (
   reason     TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS pruned_by_id ON pruned (id);`;
+
+/**
+ * Schema 3: one row per result YARP changed, for `yarp gain` (no text, only
+ * sizes). `call_seq` names the archived call; rows outlive its retention.
+ */
+const REDUCTIONS = `
+CREATE TABLE reductions (
+  call_seq     INTEGER NOT NULL,
+  created_ms   INTEGER NOT NULL,
+  host         TEXT    NOT NULL,
+  rule         TEXT    NOT NULL,
+  chars_before INTEGER NOT NULL,
+  chars_after  INTEGER NOT NULL
+);
+CREATE INDEX reductions_by_time ON reductions (created_ms);
+`;
 
 const SCHEMA = `
 CREATE TABLE calls (
@@ -89,6 +106,7 @@ CREATE TABLE archive_totals (
 );
 INSERT INTO archive_totals (one, calls, bytes) VALUES (1, 0, 0);
 ${PRUNED_TABLE}
+${REDUCTIONS}
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
@@ -360,9 +378,13 @@ function prepareSchema(db: DatabaseSync): void {
       db.exec(`ALTER TABLE streams ADD COLUMN blob_offset INTEGER;
         ALTER TABLE archive_totals ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
         UPDATE archive_totals SET last_seq = (SELECT coalesce(max(seq), 0) FROM calls);
-        DROP TABLE call_text;
-        ${PRUNED_TABLE}
-        PRAGMA user_version = ${SCHEMA_VERSION}`);
+        DROP TABLE call_text;`);
+    }
+    if (now === 1 || now === 2) {
+      // Schema 2 -> 3: the reductions table for `yarp gain` (older calls have no rows), and the
+      // pruned-id record where a version-2 archive has none yet.
+      db.exec(`${PRUNED_TABLE}
+        ${REDUCTIONS} PRAGMA user_version = ${SCHEMA_VERSION}`);
     } else if (now === 0) {
       const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema").get() as { n: number };
       if (Number(tables.n) !== 0) {

@@ -29,6 +29,11 @@
  *   before any `--`), through a temporary file beside it, so its directory
  *   is writable.
  *
+ * - `writeAnywhere`: subcommands that get `--allow-write` without a scope:
+ *   `setup` edits a host's settings file, wherever the host keeps it and
+ *   wherever a symbolic link to it points; it writes only that file, a
+ *   backup and a temporary file beside it (lib/cli/setup.ts).
+ *
  * `--allow-write` lists the state directory, then each `writeParentOf`
  * directory, then each `writeOptions` directory, and is left out when the
  * list is empty (nothing is writable).
@@ -47,6 +52,7 @@ export interface Sandbox {
   readonly runtimeEnv: readonly string[];
   readonly stateDir: readonly string[];
   readonly writeParentOf: readonly string[];
+  readonly writeAnywhere: readonly string[];
   readonly writeOptions: readonly string[];
 }
 
@@ -135,7 +141,8 @@ export function writePaths(
 
 /**
  * The permission flags of one YARP process: `flags`, `--allow-env=…` and,
- * when something is writable, `--allow-write=…` (see {@link writePaths}).
+ * when something is writable, `--allow-write=…` (see {@link writePaths}),
+ * or `--allow-write` alone for a `writeAnywhere` subcommand.
  *
  * @example
  * ```ts
@@ -151,6 +158,9 @@ export function permissionFlags(
   sandbox: Sandbox = SANDBOX,
 ): string[] {
   const flags = [...sandbox.flags, `--allow-env=${sandbox.env.join(",")}`];
+  if (args[0] !== undefined && sandbox.writeAnywhere.includes(args[0])) {
+    return [...flags, "--allow-write"];
+  }
   const writable = writePaths(env, args, sandbox);
   if (writable.length > 0) flags.push(`--allow-write=${writable.join(",")}`);
   return flags;

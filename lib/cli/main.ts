@@ -24,6 +24,7 @@ usage:
   yarp read ID [--stream stdout|stderr|output] [--json]
   yarp read ID [--lines A:B] [--grep TEXT [-i]] [--head N|--tail N] [-n] [--max-bytes N]
   yarp search QUERY... [--limit N] [--json]
+  yarp gain [--host H] [--since D] [--json]
   yarp archive stats [--json]
   yarp archive prune [--max-bytes N] [--older-than D] [--json]
   yarp archive forget ID
@@ -31,6 +32,9 @@ usage:
   yarp corpus import PATH... --output FILE.jsonl.gz [--json]
   yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]
   yarp trust [--status|--revoke] [--json] [DIR]
+  yarp hook claude-code|codex < EVENT.json
+  yarp setup claude-code|codex [--project|--user] [--uninstall] [--dry-run]
+  yarp setup --status
   yarp doctor
   yarp --version
 `;
@@ -50,9 +54,12 @@ command("rewrite", async () => (await import("./rewrite.ts")).rewriteCommand);
 command("result-reduce", async () => (await import("./result_reduce.ts")).resultReduceCommand);
 command("read", async () => (await import("./read.ts")).readCommand);
 command("search", async () => (await import("./search.ts")).searchCommand);
+command("gain", async () => (await import("./gain.ts")).gainCommand);
 command("archive", async () => (await import("./archive.ts")).archiveCommand);
 command("corpus", async () => (await import("./corpus.ts")).corpusCommand);
 command("trust", async () => (await import("./trust.ts")).trustCommand);
+command("hook", async () => (await import("./hook.ts")).hookCommand);
+command("setup", async () => (await import("./setup.ts")).setupCommand);
 command("doctor", async () => (await import("./doctor.ts")).doctorCommand);
 
 /**

@@ -46,6 +46,9 @@
 import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import { isCallIdPrefix } from "../archive/ids.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { callHost, OUTPUT_CAP_RULE } from "../archive/gain.ts";
+import { countChars } from "../bytes/count_chars.ts";
 import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { DEFAULT_OUTPUT_CAP } from "../reduce/output_cap.ts";
@@ -57,7 +60,7 @@ import {
 } from "../shell/finished_result.ts";
 
 const USAGE =
-  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--json] < TEXT\n";
+  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--host H] [--json] < TEXT\n";
 
 /** Parsed `result-reduce` arguments. */
 export interface ResultReduceArgs {
@@ -69,6 +72,8 @@ export interface ResultReduceArgs {
   readonly json: boolean;
   /** `--output-cap off|BYTES`: the cap's threshold, `off`, or undefined for the config's. */
   readonly outputCap?: number | "off";
+  /** `--host`: who ran the command, recorded for `yarp gain` (else `YARP_HOST`, else `cli`). */
+  readonly host?: string;
 }
 
 /**
@@ -76,14 +81,15 @@ export interface ResultReduceArgs {
  * (`_args.ts`); one error line when malformed: no positionals and no `--`,
  * `--command` required and not empty, `--exit-code` an integer (a negative
  * one may follow as its own word: `--exit-code -1`), `--archive-id` a call
- * id or prefix, no empty `--rule-pack` path.
+ * id or prefix, no empty `--rule-pack` path, a `--host` that names no host
+ * (`lib/archive/gain.ts`).
  */
 export function parseResultReduceArgs(
   args: readonly string[],
 ): ResultReduceArgs | { error: string } {
   const parsed = parseArgs(args, {
     flags: ["--json"],
-    options: ["--command", "--exit-code", "--archive-id", "--output-cap"],
+    options: ["--command", "--exit-code", "--archive-id", "--output-cap", "--host"],
     repeatable: ["--rule-pack"],
   });
   if ("error" in parsed) return parsed;
@@ -109,11 +115,15 @@ export function parseResultReduceArgs(
       error: `--archive-id: '${quotedArg(archiveId)}' is not a call id (4 to 16 hex digits)`,
     };
   }
+  const hostText = parsed.values.get("--host");
+  const host = hostText === undefined ? undefined : callHost(hostText, undefined);
+  if (host !== undefined && "error" in host) return host;
   const cap = capText === undefined
     ? {}
     : { outputCap: capText === "off" ? "off" : Number(capText) } as const;
   return {
     ...cap,
+    ...(host === undefined ? {} : host),
     command,
     exitCode: codeText === undefined ? undefined : exitStatus(codeText),
     archiveId,
@@ -146,8 +156,18 @@ async function copyInputThrough(): Promise<void> {
   }
 }
 
-/** An exact copy from the archive: `archive put` of `input`, or the named existing call. */
-function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
+/** The archive a result-reduce wrote to, kept open to record the reduction (`yarp gain`). */
+interface OpenArchive {
+  db?: DatabaseSync;
+  path?: string;
+}
+
+/**
+ * An exact copy from the archive: `archive put` of the input, or the named
+ * existing call. Leaves the archive it opened for writing, or the path of
+ * the one it found the call in, in `opened` (the caller closes it).
+ */
+function archiveCopy(args: FinishedResult, input: Uint8Array, opened: OpenArchive): ExactCopy {
   return {
     async obtain() {
       const [{ archiveLocation, putFinishedResult }, { openArchive }] = await Promise.all([
@@ -170,7 +190,10 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
           const db = await openArchive(settings.path, "read");
           try {
             const stored = await findStoredResult(db, args.archiveId, input);
-            if (stored !== undefined) return { id: stored.id };
+            if (stored !== undefined) {
+              opened.path = settings.path;
+              return { id: stored.id };
+            }
           } finally {
             db.close();
           }
@@ -184,25 +207,58 @@ function archiveCopy(args: ResultReduceArgs, input: Uint8Array): ExactCopy {
       } catch {
         return { reason: "archive-unavailable" };
       }
+      opened.db = db;
+      let cwd = args.cwd ?? "";
       try {
-        let cwd = "";
-        try {
-          cwd = Deno.cwd();
-        } catch {
-          // unknown working directory
-        }
-        const stored = await putFinishedResult(db, settings, input, {
-          createdMs: Date.now(),
-          cwd,
-          command: args.command,
-          exitCode: args.exitCode ?? null,
-        });
-        return "error" in stored ? { reason: "archive-failed" } : stored;
-      } finally {
-        db.close();
+        cwd ||= Deno.cwd();
+      } catch {
+        // unknown working directory
       }
+      const stored = await putFinishedResult(db, settings, input, {
+        createdMs: Date.now(),
+        cwd,
+        command: args.command,
+        exitCode: args.exitCode ?? null,
+      });
+      return "error" in stored ? { reason: "archive-failed" } : stored;
     },
   };
+}
+
+/**
+ * Records a changed result for `yarp gain`: `host`, the rule (or the output
+ * cap), the characters of `input` (what the agent's own command showed,
+ * after any limit it set itself) and of `output`. Best effort: any failure
+ * is ignored, the result is already decided.
+ */
+async function recordGain(
+  opened: OpenArchive,
+  report: ResultReduceReport,
+  host: string,
+  input: Uint8Array,
+  output: Uint8Array,
+): Promise<void> {
+  try {
+    const { openArchive } = await import("../archive/store.ts");
+    opened.db ??= opened.path === undefined ? undefined : await openArchive(opened.path, "write");
+    const db = opened.db;
+    if (db === undefined || report.archiveId === null) return;
+    const call = db.prepare("SELECT seq FROM calls WHERE id = ?").get(report.archiveId) as
+      | { seq: number }
+      | undefined;
+    if (call === undefined) return;
+    const { recordReduction } = await import("../archive/reductions.ts");
+    recordReduction(db, {
+      callSeq: Number(call.seq),
+      createdMs: Date.now(),
+      host,
+      rule: report.reasons[0] === "capped" || report.rule === null ? OUTPUT_CAP_RULE : report.rule,
+      charsBefore: countChars(input),
+      charsAfter: countChars(output),
+    });
+  } catch {
+    // the figures are best effort
+  }
 }
 
 /**
@@ -237,11 +293,13 @@ async function loadRegistry(
  * `output_cap`, else the built-in policy (null when off); and the config's
  * success budgets.
  */
-async function configuredOptions(options: ResultReduceArgs): Promise<FinishedResultOptions> {
+async function configuredOptions(
+  outputCap: number | "off" | undefined,
+): Promise<FinishedResultOptions> {
   const { loadConfig, processEnv } = await import("../config/mod.ts");
   const loaded = await loadConfig(processEnv);
   const config = loaded.ok ? loaded.config : undefined;
-  let setting: number | "off" | undefined = options.outputCap;
+  let setting: number | "off" | undefined = outputCap;
   if (setting === undefined) {
     const cap = config?.outputCap;
     if (cap?.enabled === false) setting = "off";
@@ -255,6 +313,76 @@ async function configuredOptions(options: ResultReduceArgs): Promise<FinishedRes
   return { cap, budgets: config?.budgets };
 }
 
+/** One finished result to reduce: what `result-reduce` reads from its arguments and stdin. */
+export interface FinishedResult {
+  readonly command: string;
+  /** The exact visible text (a promise: read while the parser starts). */
+  readonly input: Uint8Array | Promise<Uint8Array>;
+  /** Any integer (0 is success), or undefined when the host does not know it. */
+  readonly exitCode: number | undefined;
+  readonly archiveId?: string;
+  readonly rulePacks: readonly string[];
+  /** `off`, a threshold, or undefined for the config file's. */
+  readonly outputCap?: number | "off";
+  /** The working directory archived with the call; default the process's. */
+  readonly cwd?: string;
+  /** Who ran the command (`lib/archive/gain.ts`'s hosts), recorded for `yarp gain`. */
+  readonly host: string;
+}
+
+/**
+ * The result path's core, shared by `yarp result-reduce` and `yarp hook`:
+ * parse and plan `result.command`, archive the exact input first, then
+ * typed reduction or the global cap (see the module contract), and a
+ * changed result is recorded for `yarp gain` under `result.host`. Returns
+ * the bytes to show (the input itself unless changed) and the report. Never
+ * throws for a bad pack or archive: they pass the input through.
+ */
+export async function reduceResult(
+  result: FinishedResult,
+): Promise<{ output: Uint8Array; report: ResultReduceReport }> {
+  const { loadShellTreeParser } = await import("../shell/parser.ts");
+  // Parsed as soon as the parser is up, while the registry may still be loading; the parser
+  // keeps the model of its last source, so reduceFinishedResult's parse of it is free.
+  const parserPromise = loadShellTreeParser().then((
+    parser,
+  ) => (parser.parse(result.command), parser));
+  preloadResultModules();
+  const [input, registry] = await Promise.all([result.input, loadRegistry(result.rulePacks)]);
+  if (registry === undefined) {
+    const size = input.length;
+    return {
+      output: input,
+      report: {
+        changed: false,
+        rule: null,
+        archiveId: null,
+        reasons: ["invalid-pack"],
+        bytesBefore: size,
+        bytesAfter: size,
+      },
+    };
+  }
+  const opened: OpenArchive = {};
+  try {
+    const reduced = await reduceFinishedResult(
+      result.command,
+      input,
+      result.exitCode,
+      await parserPromise,
+      registry,
+      archiveCopy(result, input, opened),
+      await configuredOptions(result.outputCap),
+    );
+    if (reduced.report.changed) {
+      await recordGain(opened, reduced.report, result.host, input, reduced.output);
+    }
+    return reduced;
+  } finally {
+    opened.db?.close();
+  }
+}
+
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
 export async function resultReduceCommand(args: string[], io: TextIo): Promise<number> {
   if (args[0] === "--help" || args[0] === "-h") {
@@ -262,42 +390,18 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
     return 0;
   }
   const options = parseResultReduceArgs(args);
-  if ("error" in options) {
-    io.err(`yarp result-reduce: ${options.error}\n`);
+  const { processEnv } = await import("../config/mod.ts");
+  const host = "error" in options ? options : callHost(options.host, processEnv("YARP_HOST"));
+  if ("error" in host || "error" in options) {
+    io.err(`yarp result-reduce: ${"error" in host ? host.error : ""}\n`);
     await copyInputThrough();
     return 2;
   }
-  const { loadShellTreeParser } = await import("../shell/parser.ts");
-  // Parsed as soon as the parser is up, while stdin and the registry may still be loading; the
-  // parser keeps the model of its last source, so reduceFinishedResult's parse of it is free.
-  const parserPromise = loadShellTreeParser().then((
-    parser,
-  ) => (parser.parse(options.command), parser));
-  preloadResultModules();
-  const [input, registry] = await Promise.all([
-    readAllBytes(Deno.stdin),
-    loadRegistry(options.rulePacks),
-  ]);
-  let output = input;
-  let report: ResultReduceReport = {
-    changed: false,
-    rule: null,
-    archiveId: null,
-    reasons: ["invalid-pack"],
-    bytesBefore: input.length,
-    bytesAfter: input.length,
-  };
-  if (registry !== undefined) {
-    ({ output, report } = await reduceFinishedResult(
-      options.command,
-      input,
-      options.exitCode,
-      await parserPromise,
-      registry,
-      archiveCopy(options, input),
-      await configuredOptions(options),
-    ));
-  }
+  const { output, report } = await reduceResult({
+    ...options,
+    host: host.host,
+    input: readAllBytes(Deno.stdin),
+  });
   if (options.json) {
     io.out(
       JSON.stringify({

@@ -1,5 +1,5 @@
 /**
- * `yarp rewrite [--json] [--rule-pack P]… -- 'SRC'` (SRC may come on stdin
+ * `yarp rewrite [--json] [--rule-pack P]… [--host H] -- 'SRC'` (SRC may come on stdin
  * instead): prints the wrapper command line for shell source that is one
  * simple command selected by exactly one reduction rule, else prints
  * nothing; exits 0 either way (seed 000, "Shell source checks", "Rewrite and
@@ -7,7 +7,8 @@
  *
  * The wrapper is `yarp run --expect-rule ID [--rule-pack P --pack-digest D]…
  * -- ARGV…` with every word single-quoted where bash would otherwise
- * reinterpret it, so bash reproduces the parsed argv exactly; `yarp run`
+ * reinterpret it, so bash reproduces the parsed argv exactly (`--host H`
+ * adds `--host H` after `yarp run`: who runs it, for `yarp gain`); `yarp run`
  * selects again from the real argv. `--json` prints one object with the
  * decision, a reason code, the rule id and the wrapper (`command`, present
  * exactly when `rewrite` is true: a declined source's text never appears).
@@ -20,23 +21,29 @@ import { parseArgs } from "./_args.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { readAllBytes, type TextIo } from "./io.ts";
 import { decideRewrite, type RewriteDecision } from "../shell/rewrite_decision.ts";
+import { callHost } from "../archive/gain.ts";
 
-const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... -- 'SHELL SOURCE'\n";
+const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... [--host H] -- 'SHELL SOURCE'\n";
 
 interface RewriteArgs {
   readonly json: boolean;
   readonly rulePacks: readonly string[];
   readonly source: string | undefined;
+  readonly host?: string;
 }
 
 /**
  * Parses the arguments after `rewrite` with the shared parser (`_args.ts`):
  * `--json`, any number of `--rule-pack P`, then either `-- SRC` (exactly one
- * word) or nothing (`source` undefined: it comes on stdin). One error line
- * when malformed.
+ * word) or nothing (`source` undefined: it comes on stdin), `--host H` naming
+ * a host (`lib/archive/gain.ts`). One error line when malformed.
  */
 export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error: string } {
-  const parsed = parseArgs(args, { flags: ["--json"], repeatable: ["--rule-pack"] });
+  const parsed = parseArgs(args, {
+    flags: ["--json"],
+    options: ["--host"],
+    repeatable: ["--rule-pack"],
+  });
   if ("error" in parsed) return parsed;
   if (parsed.positionals.length > 0) {
     return { error: `expected '--' before '${quotedArg(parsed.positionals[0])}'` };
@@ -47,7 +54,10 @@ export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error
   if (rest !== undefined && rest.length !== 1) {
     return { error: "expected exactly one shell source argument after '--'" };
   }
-  return { json: parsed.flags.has("--json"), rulePacks, source: rest?.[0] };
+  const hostText = parsed.values.get("--host");
+  const host = hostText === undefined ? undefined : callHost(hostText, undefined);
+  if (host !== undefined && "error" in host) return host;
+  return { json: parsed.flags.has("--json"), rulePacks, source: rest?.[0], ...host };
 }
 
 async function readStdinText(limit: number): Promise<string | undefined> {
@@ -77,7 +87,7 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
   if (source === undefined) {
     decision = { rewrite: false, reason: "source-too-large" };
   } else {
-    decision = await decide(source, options.rulePacks, loadShellTreeParser);
+    decision = await decide(source, options.rulePacks, loadShellTreeParser, options.host);
   }
   if (options.json) {
     const { argv: _argv, ...shown } = decision; // the wrapper already says the argv
@@ -98,6 +108,7 @@ async function decide(
   source: string,
   rulePacks: readonly string[],
   loadShellParser: typeof import("../shell/parser.ts").loadShellTreeParser,
+  host: string | undefined,
 ): Promise<RewriteDecision> {
   // Parsed as soon as the parser is up, while the registry may still be loading; the parser keeps
   // the model of its last source, so decideRewrite's parse of it is free.
@@ -110,5 +121,5 @@ async function decide(
   for (const [index, pack] of loaded.packs.slice(loaded.configuredCount).entries()) {
     packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
   }
-  return decideRewrite(source, await parserPromise, registry, packs);
+  return decideRewrite(source, await parserPromise, registry, packs, host);
 }

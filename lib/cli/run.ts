@@ -36,9 +36,10 @@ import {
 import { parseArgs } from "./_args.ts";
 import type { TextIo } from "./io.ts";
 import { firstLine } from "../base/error_message.ts";
+import { callHost, type Host } from "../archive/gain.ts";
 
 const USAGE =
-  "usage: yarp run [--rule-pack P]... [--expect-rule ID] [--pack-digest D]... -- PROG ARGS...\n";
+  "usage: yarp run [--rule-pack P]... [--expect-rule ID] [--pack-digest D]... [--host H] -- PROG ARGS...\n";
 
 /** The parsed YARP-owned arguments and the child argv. */
 export interface RunOptions {
@@ -46,6 +47,8 @@ export interface RunOptions {
   readonly expectRule: string | undefined;
   readonly packDigests: readonly string[];
   readonly argv: readonly string[];
+  /** `--host`: who runs the command, recorded for `yarp gain` (else `YARP_HOST`, else `cli`). */
+  readonly host?: Host;
 }
 
 const HEX_DIGEST = /^[0-9a-f]{64}$/;
@@ -58,7 +61,8 @@ const HEX_DIGEST = /^[0-9a-f]{64}$/;
  * with one line (no `yarp run:` prefix) for a missing `--` or command, an
  * unknown option, a stray argument, a missing value, a repeated
  * `--expect-rule`, an empty path or rule id, a malformed digest, or a digest
- * count other than the pack count. Digests are lower-cased.
+ * count other than the pack count, or a `--host` that names no host
+ * (`lib/archive/gain.ts`). Digests are lower-cased.
  *
  * @example
  * ```ts
@@ -76,7 +80,7 @@ const HEX_DIGEST = /^[0-9a-f]{64}$/;
 export function parseRunArgs(args: readonly string[]): RunOptions | { error: string } {
   if (!args.includes("--")) return { error: "expected '--' before the command" };
   const parsed = parseArgs(args, {
-    options: ["--expect-rule"],
+    options: ["--expect-rule", "--host"],
     repeatable: ["--rule-pack", "--pack-digest"],
   });
   if ("error" in parsed) return parsed;
@@ -104,7 +108,10 @@ export function parseRunArgs(args: readonly string[]): RunOptions | { error: str
         `--pack-digest: ${packDigests.length} digests for ${rulePacks.length} --rule-pack paths`,
     };
   }
-  return { rulePacks, expectRule, packDigests, argv };
+  const hostText = parsed.values.get("--host");
+  const host = hostText === undefined ? undefined : callHost(hostText, undefined);
+  if (host !== undefined && "error" in host) return host;
+  return { rulePacks, expectRule, packDigests, argv, ...(host === undefined ? {} : host) };
 }
 
 /** What `yarp run` will do with the child: reduce with one rule, or pass through and why. */
@@ -271,7 +278,7 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
     }
   }
   if (plan.kind === "reduce") {
-    const capture = await prepareCapture(options.argv, plan.rule.id, plan.config);
+    const capture = await prepareCapture(options, plan.rule.id, plan.config);
     if ("error" in capture) {
       io.err(`yarp run: ${capture.error} (output not reduced)\n`);
       return await runPassthrough(options.argv);
@@ -281,6 +288,7 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
       write: (stream, chunk) => kept.write(stream, chunk),
       commit: async (exit) => (outcome = await kept.commit(exit)),
       restore: (stream, write) => kept.restore(stream, write),
+      shown: (chars) => kept.shown(chars),
       close: () => kept.close(),
     });
     const status = await runReduced(
@@ -300,20 +308,23 @@ export async function runCommand(args: string[], io: TextIo): Promise<number> {
 }
 
 /**
- * How a reduced run of `argv` under rule `ruleId` keeps its exact copy:
+ * How a reduced run of `options.argv` under rule `ruleId` keeps its exact copy:
  * {@link NO_ARCHIVE} when `YARP_ARCHIVE=off`, else a function that opens an
  * archive spool (the runner calls it once the child is spawned). An invalid
- * `config` (as the plan read it) or archive variable gives `{ error }` (one
+ * `config` (as the plan read it), archive variable or `YARP_HOST` gives `{ error }` (one
  * line), before any child runs. Loads the archive modules only here, never
  * on pass-through; the run's time and working directory are taken now.
  */
 async function prepareCapture(
-  argv: readonly string[],
+  options: RunOptions,
   ruleId: string,
   config: ConfigResult,
 ): Promise<CaptureSource | { error: string }> {
   if (!config.ok) return { error: config.error };
   const { processEnv } = await import("../config/mod.ts");
+  const host = callHost(options.host, processEnv("YARP_HOST"));
+  if ("error" in host) return host;
+  const argv = options.argv;
   const [{ archiveSettings }, { commandText }] = await Promise.all([
     import("../archive/settings.ts"),
     import("../archive/command_text.ts"),
@@ -327,7 +338,14 @@ async function prepareCapture(
   } catch {
     // a deleted working directory: record it as unknown
   }
-  const facts = { createdMs: Date.now(), cwd, command: commandText(argv), argv, ruleId };
+  const facts = {
+    createdMs: Date.now(),
+    cwd,
+    command: commandText(argv),
+    argv,
+    ruleId,
+    host: host.host,
+  };
   return async () => {
     // node:sqlite loads beside the capture's modules, not after them.
     const [{ ArchiveCapture }] = await Promise.all([

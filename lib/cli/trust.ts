@@ -173,6 +173,33 @@ async function inspectPack(
   }
 }
 
+/**
+ * The project pack of the project at `dir` when the user trusts it: the
+ * pack resolves inside the project root (the real path of `dir`), verifies,
+ * and `yarp trust` recorded exactly its current digest; else undefined.
+ * What a host hook passes as `--rule-pack` (docs/hosts.md, "Trust"). Never
+ * throws.
+ */
+export async function trustedProjectPack(
+  dir: string,
+): Promise<{ path: string; digest: string } | undefined> {
+  try {
+    const root = await Deno.realPath(dir);
+    const { processEnv } = await import("../config/mod.ts");
+    const { stateDirectory } = await import("../archive/mod.ts");
+    const state = stateDirectory(processEnv);
+    if (state === undefined) return undefined;
+    const records = await readRecords(`${state}/trust.json`);
+    if ("error" in records) return undefined;
+    const recorded = records.find((record) => record.root === root)?.pack_digest;
+    if (recorded === undefined) return undefined;
+    const pack = await inspectPack(root);
+    return "error" in pack || pack.digest !== recorded ? undefined : pack;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs `yarp trust`; returns 0, 1 for a pack or store that cannot be used, 2 for bad arguments. */
 export async function trustCommand(args: string[], io: TextIo): Promise<number> {
   if (args[0] === "--help" || args[0] === "-h") {

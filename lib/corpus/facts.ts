@@ -214,10 +214,3 @@ export function measureSurvival(original: Uint8Array, reduced: Uint8Array): Surv
   }
   return { diagnosticLines, diagnosticLinesKept, facts: counts, factsKept: kept };
 }
-
-/** Characters in UTF-8 `bytes`: every byte that does not continue a sequence. */
-export function countChars(bytes: Uint8Array): number {
-  let continuation = 0;
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] & 0xc0) === 0x80) continuation++;
-  return bytes.length - continuation;
-}

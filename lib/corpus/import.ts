@@ -36,7 +36,7 @@ import {
   RUNTIMES,
   type SessionReader,
   type SessionRuntime,
-} from "./readers/mod.ts";
+} from "../hosts/mod.ts";
 import { errorMessage } from "../base/error_message.ts";
 
 /** What one import did; every count is over the whole run. */

@@ -8,7 +8,8 @@
  * @module
  */
 import { bytesEqual } from "../bytes/byte_search.ts";
-import { countChars, FACT_KINDS, type FactKind, measureSurvival } from "./facts.ts";
+import { FACT_KINDS, type FactKind, measureSurvival } from "./facts.ts";
+import { countChars } from "../bytes/count_chars.ts";
 
 /** What one reducer did with one record, as the tally needs it. */
 export interface RecordSample {

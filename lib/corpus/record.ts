@@ -21,8 +21,9 @@
  * @module
  */
 
-/** What already changed a recorded result before YARP saw it. */
-export type PriorReduction = "pi-truncation" | "yarp" | "other";
+import type { PriorReduction, RecordedStreams } from "../hosts/session.ts";
+
+export type { PriorReduction } from "../hosts/session.ts";
 
 /** One recorded shell result, decoded to bytes. */
 export interface CorpusRecord {
@@ -31,9 +32,7 @@ export interface CorpusRecord {
   readonly command: string;
   /** 0–255, or null when unknown. */
   readonly exitCode: number | null;
-  readonly streams:
-    | { readonly mode: "separate"; readonly stdout: Uint8Array; readonly stderr: Uint8Array }
-    | { readonly mode: "combined"; readonly output: Uint8Array };
+  readonly streams: RecordedStreams;
   readonly priorReduction: PriorReduction | null;
 }
 

@@ -36,6 +36,7 @@ import { envOnPath, lookupProgram, spawnTarget } from "./exec_target.ts";
 import { callerCwdTarget, processCallerCwd, statInside } from "./caller_cwd.ts";
 import { describeSpawnFailure } from "./spawn_error.ts";
 import { firstLine } from "../base/error_message.ts";
+import { countChars } from "../bytes/count_chars.ts";
 import { type SyncWriter, writeAll } from "../base/write_all.ts";
 
 /** A byte destination that writes every byte it is given or throws. */
@@ -84,6 +85,11 @@ export interface RawCapture {
   commit(status: { readonly code: number; readonly signal?: string }): Promise<CaptureOutcome>;
   /** Writes the exact kept bytes of `stream` to `write`; throws what `write` throws. */
   restore(stream: "stdout" | "stderr", write: (bytes: Uint8Array) => void): void;
+  /**
+   * After an `archived` commit, records that `charsAfter` characters were
+   * shown in place of the raw output (for `yarp gain`); never throws.
+   */
+  shown(charsAfter: number): void;
   /** Releases what the capture holds. */
   close(): void;
 }
@@ -99,6 +105,7 @@ function keepsNothing(reason: string): RawCapture {
   return {
     write() {},
     commit: () => Promise.resolve({ kind: "unarchived", reason }),
+    shown() {},
     restore() {
       throw new Error("nothing was kept");
     },
@@ -347,8 +354,10 @@ export async function runReduced(
         : outcome.kind === "archived"
         ? { kind: "archived", id: outcome.id, paged: largerThanPage(sizes) }
         : { kind: "unarchived" };
-      writeOrReport("stdout", streams, out.finish(status, recovery).bytes);
-      writeOrReport("stderr", streams, err.finish(status, recovery).bytes);
+      const shown = [out.finish(status, recovery).bytes, err.finish(status, recovery).bytes];
+      writeOrReport("stdout", streams, shown[0]);
+      writeOrReport("stderr", streams, shown[1]);
+      if (recovery.kind === "archived") kept!.shown(countChars(shown[0]) + countChars(shown[1]));
       return exit.status;
     });
   } finally {

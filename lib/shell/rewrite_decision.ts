@@ -60,13 +60,15 @@ export function shellQuote(word: string): string {
 
 /**
  * Decides the rewrite for `source` with a parser and a rule registry
- * already loaded. Pure apart from the parser's own state; never throws.
+ * already loaded; a `host` goes into the wrapper as `--host HOST` (who runs
+ * it, for `yarp gain`). Pure apart from the parser's own state; never throws.
  */
 export function decideRewrite(
   source: string,
   parser: ShellSourceParser,
   registry: RuleRegistry,
   packs: readonly { readonly path: string; readonly digest: string }[],
+  host?: string,
 ): RewriteDecision {
   const parsed = parser.parse(source);
   if (!parsed.ok) {
@@ -85,7 +87,8 @@ export function decideRewrite(
   switch (selection.outcome) {
     case "reduce": {
       const id = selection.match.rule.id;
-      const words = ["yarp", "run", "--expect-rule", id];
+      const words = ["yarp", "run", ...(host === undefined ? [] : ["--host", host])];
+      words.push("--expect-rule", id);
       for (const pack of packs) words.push("--rule-pack", pack.path, "--pack-digest", pack.digest);
       words.push("--", ...argv);
       return {

@@ -2,6 +2,8 @@
  * The contract every session reader keeps, and the few facts the readers
  * share: what a recorded shell call is, how one reports it, how an exit code
  * is accepted, and how a result already reduced by YARP is recognised.
+ * The corpus record (`lib/corpus/record.ts`) takes its stream and prior
+ * reduction types from here.
  *
  * A reader is a small state machine fed one parsed JSON line at a time: it
  * remembers the shell calls it has seen until their results arrive, hands
@@ -9,7 +11,13 @@
  *
  * @module
  */
-import type { CorpusRecord, PriorReduction } from "../record.ts";
+/** What already changed a recorded result before YARP saw it (the corpus record's `prior_reduction`). */
+export type PriorReduction = "pi-truncation" | "yarp" | "other";
+
+/** A recorded result's bytes: stdout and stderr apart, or one interleaved text as a host shows it. */
+export type RecordedStreams =
+  | { readonly mode: "separate"; readonly stdout: Uint8Array; readonly stderr: Uint8Array }
+  | { readonly mode: "combined"; readonly output: Uint8Array };
 
 /** One shell call read from a session together with its result: a corpus record without id and source. */
 export interface RecordedCall {
@@ -18,7 +26,7 @@ export interface RecordedCall {
   readonly command: string;
   /** 0–255, or null when the session does not say. */
   readonly exitCode: number | null;
-  readonly streams: CorpusRecord["streams"];
+  readonly streams: RecordedStreams;
   readonly priorReduction: PriorReduction | null;
 }
 
@@ -68,12 +76,12 @@ export function exitCodeFromDigits(digits: string): number | null {
 const encoder = new TextEncoder();
 
 /** The combined-stream form of a result's text, as UTF-8 bytes. */
-export function combinedStreams(output: string): CorpusRecord["streams"] {
+export function combinedStreams(output: string): RecordedStreams {
   return { mode: "combined", output: encoder.encode(output) };
 }
 
 /** The separate-stream form of a result's texts, as UTF-8 bytes. */
-export function separateStreams(stdout: string, stderr: string): CorpusRecord["streams"] {
+export function separateStreams(stdout: string, stderr: string): RecordedStreams {
   return { mode: "separate", stdout: encoder.encode(stdout), stderr: encoder.encode(stderr) };
 }
 
@@ -93,7 +101,7 @@ const YARP_MARKER =
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
- * import { carriesYarpMarker } from "./_session.ts";
+ * import { carriesYarpMarker } from "./session.ts";
  * equal(carriesYarpMarker("a\n[yarp: kept 3 of 1,200 lines · exact: yarp read 0c0ffee0]\n"), true);
  * equal(carriesYarpMarker("yarp read 0c0ffee0"), false);
  * ```

@@ -39,10 +39,10 @@ import {
   combinedStreams,
   exitCodeFromDigits,
   isObject,
+  type PriorReduction,
   type SessionReader,
   type SessionRuntime,
-} from "./_session.ts";
-import type { PriorReduction } from "../record.ts";
+} from "../session.ts";
 
 /** Pi's placeholder for an empty output. */
 const NO_OUTPUT = "(no output)";
@@ -94,7 +94,7 @@ function splitTrailer(
  * @example
  * ```ts
  * import { deepEqual } from "node:assert/strict";
- * import { stripPiFormatting } from "./pi.ts";
+ * import { stripPiFormatting } from "./session.ts";
  * deepEqual(stripPiFormatting("failing\n\n\nCommand exited with code 3", true, false), {
  *   output: "failing\n",
  *   exitCode: 3,

@@ -40,12 +40,13 @@ import {
   combinedStreams,
   exitCodeFromDigits,
   isObject,
+  type PriorReduction,
   type RecordedCall,
+  type RecordedStreams,
   separateStreams,
   type SessionReader,
   type SessionRuntime,
-} from "./_session.ts";
-import type { CorpusRecord, PriorReduction } from "../record.ts";
+} from "../session.ts";
 
 /** Claude Code's tool result text for a successful call with no output. */
 const NO_OUTPUT = "(Bash completed with no output)";
@@ -78,7 +79,7 @@ function readResult(
   const content = contentText(result.content);
   const text = content ?? "";
   let exitCode: number | null = 0;
-  let streams: CorpusRecord["streams"];
+  let streams: RecordedStreams;
   let other = content === undefined || CUT.test(text);
   let visible: string;
   if (result.is_error === true) {

@@ -6,15 +6,15 @@
  *
  * @module
  */
-import { isObject, type SessionRuntime } from "./_session.ts";
-import { piRuntime } from "./pi.ts";
-import { claudeCodeRuntime } from "./claude_code.ts";
-import { codexRuntime } from "./codex.ts";
+import { isObject, type SessionRuntime } from "./session.ts";
+import { piRuntime } from "./pi/session.ts";
+import { claudeCodeRuntime } from "./claude_code/session.ts";
+import { codexRuntime } from "./codex/session.ts";
 
-export type { CallSink, RecordedCall, SessionReader, SessionRuntime } from "./_session.ts";
-export { piRuntime } from "./pi.ts";
-export { claudeCodeRuntime } from "./claude_code.ts";
-export { codexRuntime } from "./codex.ts";
+export type { CallSink, RecordedCall, SessionReader, SessionRuntime } from "./session.ts";
+export { piRuntime } from "./pi/session.ts";
+export { claudeCodeRuntime } from "./claude_code/session.ts";
+export { codexRuntime } from "./codex/session.ts";
 
 /** Every runtime YARP imports, in the order detection tries them. */
 export const RUNTIMES: readonly SessionRuntime[] = [piRuntime, claudeCodeRuntime, codexRuntime];

@@ -15,6 +15,9 @@
  * Results, by preference:
  * - an `event_msg` payload `{type:"exec_command_end", call_id, stdout,
  *   stderr, aggregated_output, exit_code}`: streams apart (`separate`);
+ *   or, as Codex 0.169.0 writes it, `{type:"item_completed",
+ *   item:{type:"CommandExecution", id, aggregated_output, exit_code}}`:
+ *   one text (`combined`);
  * - else the `function_call_output` `{call_id, output}` the model saw, one
  *   text (`combined`): JSON `{"output", "metadata":{"exit_code"}}`, or
  *   `Exit code: N\nWall time: …\n[Total output lines: N\n]Output:\n…`, or
@@ -52,7 +55,7 @@ import {
   separateStreams,
   type SessionReader,
   type SessionRuntime,
-} from "./_session.ts";
+} from "../session.ts";
 
 /** Function names under which Codex versions have run shell commands. */
 const SHELL_TOOLS: readonly string[] = [
@@ -80,7 +83,7 @@ const CUT = /…\d+ (?:tokens|chars) truncated…|^Total output lines: \d+\n/m;
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
- * import { codexCommand } from "./codex.ts";
+ * import { codexCommand } from "./session.ts";
  * equal(codexCommand(["bash", "-lc", "ls | wc -l"]), "ls | wc -l");
  * equal(codexCommand(["git", "log", "--format=%h %s"]), "git log '--format=%h %s'");
  * ```
@@ -213,6 +216,16 @@ class CodexReader implements SessionReader {
     const payload = isObject(entry.payload) ? entry.payload : entry;
     if (kind === "response_item") this._readItem(payload);
     else if (kind === "event_msg" && payload.type === "exec_command_end") this._readEnd(payload);
+    else if (kind === "event_msg" && payload.type === "item_completed") {
+      const item = payload.item;
+      if (isObject(item) && item.type === "CommandExecution") {
+        this._readEnd({
+          call_id: item.id,
+          aggregated_output: item.aggregated_output,
+          exit_code: item.exit_code,
+        });
+      }
+    }
   }
 
   finish(): number {
