@@ -38,6 +38,8 @@ const MAIN_SCRIPT: Step[] = [
   bash("seq 1 100000"),
   bash("cd nt && npm test"),
   { tool_calls: [{ name: "exec_command", arguments: { cmd: "git log" } }] },
+  bash("cat src/f1.txt"),
+  bash("sed -n 1,5p src/f2.txt"),
   { text: "done" },
 ];
 
@@ -108,7 +110,7 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.equal(without.code, 0, without.stderr);
   const got = withYarp.toolTexts.map(samePath);
   const raw = without.toolTexts.map(samePath);
-  assert.equal(got.length, 7);
+  assert.equal(got.length, 9);
   measured.push({
     label: pi.label,
     withYarp: got.map((t) => t.length),
@@ -159,8 +161,11 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.ok(exactTest.includes("> node --test"), "the head Pi dropped is archived");
 
   // (g) exec_command with `cmd` is rewritten too.
-  markerId(got[6]);
+  const execId = markerId(got[6]);
   assert.ok(got[6].length < raw[6].length / 4);
+  // A transform-only and a guarded command run exactly as written.
+  assert.equal(got[7], raw[7]);
+  assert.equal(got[8], raw[8]);
 
   // (j) /yarp reports the session.
   const report = withYarp.stderr;
@@ -172,6 +177,13 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   // Pass-through reasons by code: the extension's pre-check and YARP's own reason codes.
   assert.match(report, /rewrite:compound: 2/, "the pipeline and the && chain start no rewrite");
   assert.match(report, /rewrite:unknown-program: 2/, "yarp rewrite --json's reason for seq");
+  // A decline that names its rule is YARP's reason, never a malformed reply.
+  assert.match(report, /rewrite:transform-only: 1/, "cat");
+  assert.match(report, /rewrite:guarded: 1/, "sed -n");
+  assert.doesNotMatch(report, /malformed/);
+  // Recent archive ids: the results yarp run reduced and those result-reduce reduced.
+  const ids = /recent archive ids: (.*)\n/.exec(report)?.[1].split(", ") ?? [];
+  for (const id of [logId, grepId, testId, execId]) assert.ok(ids.includes(id), `${id} in ${ids}`);
   assert.match(report, /archive: .*archive\.sqlite3/);
   assert.match(report, /yarp read ID/);
   assert.match(report, /binary: yarp on PATH: .*\/bin\/yarp\n/, "/yarp doctor names the binary");

@@ -82,6 +82,13 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
       decision: { rewrite: false, reason },
     });
   }
+  // A rule that declined the source is named (docs/shell.md allows `rule` without `command`).
+  for (const [reason, rule] of [["transform-only", "x/y"], ["guarded", "exact/sed"]]) {
+    assert.deepEqual(
+      readRewriteJson(exit(`{"rewrite":false,"reason":"${reason}","rule":"${rule}"}\n`)),
+      { decision: { rewrite: false, reason, rule } },
+    );
+  }
   for (
     const malformed of [
       "",
@@ -90,7 +97,9 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"rm -rf /"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/logx -- a"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/log -- a\\nb"}\n',
-      '{"rewrite":false,"reason":"transform-only","rule":"x/y"}\n',
+      '{"rewrite":false,"reason":"transform-only","rule":"a b"}\n',
+      '{"rewrite":false,"reason":"guarded","rule":3}\n',
+      '{"rewrite":false,"reason":"guarded","rule":"exact/sed","command":"yarp run -- sed"}\n',
       '{"rewrite":false,"reason":"redirect","command":"yarp run -- a"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log"}',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n{}\n',
@@ -114,6 +123,32 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
   assert.deepEqual(readRewriteJson({ kind: "spawn-error", message: "ENOENT" }), {
     reason: "spawn-failed",
   });
+});
+
+Deno.test("readRewriteJson: every reply shape the real yarp rewrite --json gives is read, none malformed", async () => {
+  const sources: [string, string][] = [
+    ["git log", "rewritten"],
+    ["cat README.md", "transform-only"],
+    ["head -5 notes.txt", "transform-only"],
+    ["sed -n 1,5p notes.txt", "guarded"],
+    ["jq . data.json", "guarded"],
+    ["tail -f app.log", "guarded"],
+    ["seq 1 5", "unknown-program"],
+    ["FOO=1 git log", "assignment"],
+    ["git log > out.txt", "parse:redirect-unsupported"],
+  ];
+  for (const [source, reason] of sources) {
+    const out = await new Deno.Command(new URL("../bin/yarp", import.meta.url).pathname, {
+      args: ["rewrite", "--json", "--", source],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const reply = readRewriteJson(exit(stdout, out.code));
+    assert.ok("decision" in reply, `${source}: ${stdout} read as ${JSON.stringify(reply)}`);
+    assert.equal(reply.decision.rewrite ? "rewritten" : reply.decision.reason, reason, source);
+    assert.equal(reply.decision.rule, JSON.parse(stdout).rule, `${source}: the rule YARP named`);
+  }
 });
 
 Deno.test("readRewriteJson: a wrap decision only from exactly the documented object (property)", () => {
@@ -426,7 +461,45 @@ const WRAP = (source: string, args: readonly string[] = [], digest = DIGEST) => 
     JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n",
   );
 };
-const DECLINE = (reason: string) => exit(`{"rewrite":false,"reason":"${reason}"}\n`);
+const DECLINE = (reason: string, rule?: string) =>
+  exit(JSON.stringify({ rewrite: false, reason, ...(rule === undefined ? {} : { rule }) }) + "\n");
+
+Deno.test("/yarp: guarded and transform-only commands count under YARP's reason, not as malformed", async () => {
+  // The reply shapes `yarp rewrite --json` gives for these commands.
+  const declined: Record<string, [string, string]> = {
+    "cat README.md": ["transform-only", "pipeline/cat"],
+    "head -5 x": ["transform-only", "pipeline/head"],
+    "sed -n 1,5p x": ["guarded", "exact/sed"],
+    "jq . f.json": ["guarded", "exact/jq"],
+    "tail -f log": ["guarded", "pipeline/guard-tail-follow"],
+  };
+  const h = harness({ rewrite: (source) => DECLINE(...declined[source]) });
+  let id = 0;
+  for (const source of Object.keys(declined)) {
+    const input = { command: source };
+    await h.call("bash", input, `d${id++}`);
+    assert.equal(input.command, source);
+  }
+  const report = await h.command("");
+  assert.match(report, /rewrite:transform-only: 2/);
+  assert.match(report, /rewrite:guarded: 3/);
+  assert.doesNotMatch(report, /malformed/);
+  assert.match(report, /errors: none/);
+});
+
+Deno.test("/yarp: recent archive ids include the results yarp run reduced", async () => {
+  const h = harness({ rewrite: WRAP, reduce: () => exit(MARKED) });
+  const input = { command: "git log" };
+  await h.call("bash", input, "w");
+  const byRun =
+    "b\n[yarp: kept 1 of 900 lines · omitted 899 lines (9,000 bytes) · exact: yarp read 4567cdef]";
+  assert.equal(await h.result("bash", input, byRun, false, "w"), undefined);
+  await h.call("bash", { command: "make | tail" }, "r");
+  assert.ok(await h.result("bash", { command: "make | tail" }, "m".repeat(9000), false, "r"));
+  const report = await h.command("");
+  assert.match(report, /results reduced by yarp run: 1 .*9000 bytes omitted/);
+  assert.match(report, /recent archive ids: 4567cdef, 0123abcd\n/);
+});
 
 Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and exec_command", async () => {
   const h = harness({

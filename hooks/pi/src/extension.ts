@@ -27,6 +27,7 @@ import { joinReducedResult, splitBashResult } from "./bash_result.ts";
 import {
   decideReducedResult,
   isYarpCommand,
+  markerArchiveId,
   markerOmittedBytes,
   type PassReason,
   type ProcessOutcome,
@@ -297,7 +298,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         const text = textOf(content);
         const omitted = text === undefined ? undefined : markerOmittedBytes(text);
         if (text !== undefined && omitted !== undefined) {
-          record({ kind: "reduced-by-run", charsAfter: text.length, omittedBytes: omitted });
+          record({
+            kind: "reduced-by-run",
+            charsAfter: text.length,
+            omittedBytes: omitted,
+            archiveId: markerArchiveId(text),
+          });
         }
         return pass("wrapped");
       }
