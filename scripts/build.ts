@@ -11,11 +11,13 @@
  * through `type: "bytes"` imports, which `deno bundle --unstable-raw-imports`
  * inlines as base64. `startupRewrite` then edits the bundle so that start-up
  * does only what the command needs (see its comment); the build fails when
- * the bundler's output no longer has the expected shape.
+ * the bundler's output no longer has the expected shape. `stampBuild`
+ * writes the sources' build digest into it, which `yarp --version --build`
+ * prints (the Pi extension uses it to refuse a stale copy).
  */
 import { join, resolve } from "node:path";
 import { SANDBOX } from "../lib/base/sandbox.ts";
-import { YARP_VERSION } from "../lib/cli/version.ts";
+import { sourceDigest, YARP_VERSION } from "../lib/cli/version.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 
@@ -73,6 +75,19 @@ export function startupRewrite(bundle: string): string {
           }).join(""),
       ),
   );
+}
+
+const BUILD_PLACEHOLDER = /^( +YARP_BUILD\d* = )"source";$/m;
+
+/**
+ * Replaces the one `YARP_BUILD = "source"` assignment of the bundle
+ * (lib/cli/version.ts) with `digest`; throws when there is not exactly one.
+ */
+export function stampBuild(bundle: string, digest: string): string {
+  const found = bundle.match(new RegExp(BUILD_PLACEHOLDER.source, "gm")) ?? [];
+  if (found.length !== 1) throw new Error(`bundle: ${found.length} YARP_BUILD assignments`);
+  if (!/^[0-9a-f]{16}$/.test(digest)) throw new Error(`build digest '${digest}' is not 16 hex`);
+  return bundle.replace(BUILD_PLACEHOLDER, `$1"${digest}";`);
 }
 
 /** A UTF-16 code unit outside ASCII, other than the line terminators U+2028 and U+2029. */
@@ -138,8 +153,12 @@ if (import.meta.main) {
     "main.ts",
   ]);
   if (!bundled) Deno.exit(1);
-  await Deno.writeTextFile(bundle, startupRewrite(await Deno.readTextFile(bundle)));
-  console.log(`wrote ${bundle} (yarp ${version})`);
+  const digest = await sourceDigest(ROOT);
+  await Deno.writeTextFile(
+    bundle,
+    stampBuild(startupRewrite(await Deno.readTextFile(bundle)), digest),
+  );
+  console.log(`wrote ${bundle} (yarp ${version}, build ${digest})`);
   const names = ["yarp.js"];
 
   if (Deno.env.get("DENORT_BIN")) {

@@ -17,7 +17,7 @@ import {
   shellWord,
   withInvocation,
 } from "../hooks/pi/src/decisions.ts";
-import { invocationWords, locateYarp } from "../hooks/pi/src/binary.ts";
+import { invocationWords, type YarpBinary, yarpChoices } from "../hooks/pi/src/binary.ts";
 import {
   type ExtensionDeps,
   type PiApi,
@@ -295,42 +295,43 @@ Deno.test("shellWord: bash reads every quoted word back exactly (property)", asy
   assert.deepEqual(new TextDecoder().decode(out.stdout).split("\0").slice(0, -1), words);
 });
 
-Deno.test("locateYarp: configured path, PATH, then the bundle with npm deno in the sandbox", () => {
-  const base = {
-    env: (_: string): string | undefined => undefined,
-    which: (_: string): string | undefined => undefined,
-    isFile: (_: string) => false,
-    npmDeno: (): string | undefined => undefined,
-    packageDir: "/repo/hooks/pi",
+const PROBES = {
+  env: (_: string): string | undefined => undefined,
+  which: (_: string): string | undefined => undefined,
+  isFile: (_: string) => false,
+  npmDeno: (): string | undefined => undefined,
+  realpath: (path: string) => path,
+  packageDir: "/pkg",
+};
+const described = (choices: ReturnType<typeof yarpChoices>) => {
+  assert.ok(!("error" in choices), JSON.stringify(choices));
+  return {
+    candidates: choices.candidates.map((c) => c.description),
+    reference: choices.reference.description,
   };
-  assert.deepEqual(
-    locateYarp({
-      ...base,
-      env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined,
-      isFile: () => true,
-    }),
-    {
-      argv: ["/c/yarp"],
-      env: {},
-      description: "configured (YARP_PI_BINARY): /c/yarp",
-    },
-  );
-  assert.match(
-    (locateYarp({ ...base, env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined }) as {
-      error: string;
-    }).error,
-    /not an executable file/,
-  );
-  assert.match((locateYarp(base) as { error: string }).error, /no yarp on PATH/);
-  const bundled = locateYarp({
-    ...base,
+};
+
+Deno.test("yarpChoices: an installed package: PATH yarp, compiled, then its own bundle (the reference)", () => {
+  const files = ["/pkg/dist/yarp.js", "/pkg/dist/yarp"];
+  const choices = yarpChoices({
+    ...PROBES,
     env: (n) => n === "HOME" ? "/home/u" : undefined,
-    isFile: (p) => p === "/repo/dist/yarp.js",
-    npmDeno: () => "/repo/hooks/pi/node_modules/deno/deno",
+    which: (n) => ({ yarp: "/usr/bin/yarp", deno: "/usr/bin/deno" })[n],
+    isFile: (p) => files.includes(p),
+    npmDeno: () => "/pkg/node_modules/deno/deno",
   });
-  assert.ok(!("error" in bundled));
-  assert.equal(bundled.argv[0], "/repo/hooks/pi/node_modules/deno/deno");
-  assert.equal(bundled.argv.at(-1), "/repo/dist/yarp.js");
+  assert.deepEqual(described(choices), {
+    candidates: [
+      "yarp on PATH: /usr/bin/yarp",
+      "compiled /pkg/dist/yarp",
+      "/pkg/dist/yarp.js run by npm deno /pkg/node_modules/deno/deno",
+      "/pkg/dist/yarp.js run by deno on PATH /usr/bin/deno",
+    ],
+    reference: "/pkg/dist/yarp.js run by npm deno /pkg/node_modules/deno/deno",
+  });
+  assert.ok(!("error" in choices));
+  const bundled = choices.reference;
+  assert.equal(bundled.argv.at(-1), "/pkg/dist/yarp.js");
   assert.ok(bundled.argv.includes("--allow-write=/home/u/.local/state/yarp"));
   assert.ok(bundled.argv.includes("--no-config"));
   assert.ok(
@@ -338,14 +339,70 @@ Deno.test("locateYarp: configured path, PATH, then the bundle with npm deno in t
       a.startsWith("--allow-net") || a.startsWith("--allow-ffi") || a === "-A"
     ),
   );
-  assert.match(bundled.description, /dist\/yarp\.js run by npm deno/);
   assert.match(
     invocationWords(bundled),
-    /^DENO_NO_UPDATE_CHECK=yarp-launcher \/repo\/hooks\/pi\/node_modules\/deno\/deno run /,
+    /^DENO_NO_UPDATE_CHECK=yarp-launcher \/pkg\/node_modules\/deno\/deno run /,
   );
+  // Without its own bundle or a Deno to run it, there is nothing to check a copy against.
   assert.match(
-    (locateYarp({ ...base, isFile: (p) => p.endsWith("yarp.js") }) as { error: string }).error,
-    /no Deno/,
+    (yarpChoices({ ...PROBES, which: (n) => n === "yarp" ? "/usr/bin/yarp" : undefined }) as {
+      error: string;
+    }).error,
+    /no single-file build at \/pkg\/dist\/yarp\.js/,
+  );
+});
+
+Deno.test("yarpChoices: inside a checkout the sources are the reference, and come before any copy", () => {
+  const files = [
+    "/repo/main.ts",
+    "/repo/lib/cli/version.ts",
+    "/repo/bin/yarp",
+    "/repo/dist/yarp.js",
+    "/repo/hooks/pi/dist/yarp.js",
+  ];
+  const base = {
+    ...PROBES,
+    packageDir: "/repo/hooks/pi",
+    isFile: (p: string) => files.includes(p),
+    npmDeno: () => "/repo/hooks/pi/node_modules/deno/deno",
+  };
+  // The checkout's bin/yarp on PATH (through a link) is the reference itself, asked once.
+  const linked = yarpChoices({
+    ...base,
+    which: (n) => ({ yarp: "/home/u/bin/yarp", deno: "/usr/bin/deno" })[n],
+    realpath: (p) => p === "/home/u/bin/yarp" ? "/repo/bin/yarp" : p,
+  });
+  assert.deepEqual(described(linked).candidates.slice(0, 2), [
+    "yarp on PATH: /home/u/bin/yarp",
+    "/repo/hooks/pi/dist/yarp.js run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+  ]);
+  assert.equal(described(linked).reference, "yarp on PATH: /home/u/bin/yarp");
+  // No deno on PATH: the sources run by the npm Deno, with the checkout's deno.json.
+  const npmOnly = yarpChoices(base);
+  assert.deepEqual(described(npmOnly), {
+    candidates: [
+      "sources of the checkout: /repo/main.ts run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+      "/repo/hooks/pi/dist/yarp.js run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+      "/repo/dist/yarp.js run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+    ],
+    reference:
+      "sources of the checkout: /repo/main.ts run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+  });
+  assert.ok(!("error" in npmOnly));
+  assert.ok(npmOnly.reference.argv.includes("--config=/repo/deno.json"));
+  assert.ok(npmOnly.reference.argv.includes("--cached-only"));
+  // YARP_PI_BINARY alone is tried, still against the reference.
+  const configured = yarpChoices({
+    ...base,
+    env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined,
+    isFile: (p) => p === "/c/yarp" || files.includes(p),
+  });
+  assert.deepEqual(described(configured).candidates, ["configured (YARP_PI_BINARY): /c/yarp"]);
+  assert.match(
+    (yarpChoices({ ...base, env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined }) as {
+      error: string;
+    }).error,
+    /not an executable file/,
   );
 });
 
@@ -362,8 +419,12 @@ Deno.test("the package's version is YARP's version", async () => {
 // ---------------------------------------------------------------------------
 // The wiring, with a fake Pi and a fake YARP.
 
+const BUILD = "0123456789abcdef";
+
 interface FakeYarp {
   version?: string;
+  /** The `--version --build` reply of each candidate, by description (default: the current build). */
+  identities?: Record<string, string>;
   rewrite?: (source: string, args: readonly string[]) => ProcessOutcome;
   reduce?: (stdin: string, args: readonly string[]) => ProcessOutcome;
   trust?: () => ProcessOutcome;
@@ -380,11 +441,13 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
   };
   const deps: ExtensionDeps = {
     version: "0.1.0",
-    locate: () => ({ argv: ["/bin/yarp"], env: {}, description: "fake" }),
-    run: (_binary, args, options) => {
+    locate: () => ({ candidates: [FAKE_BINARY], reference: FAKE_BINARY }),
+    run: (binary, args, options) => {
       calls.push([...args]);
       if (args[0] === "--version") {
-        return Promise.resolve(exit(`yarp ${yarp.version ?? "0.1.0"}\n`));
+        const identity = yarp.identities?.[binary.description] ??
+          `yarp ${yarp.version ?? "0.1.0"} (build ${BUILD})`;
+        return Promise.resolve(exit(`${identity}\n`));
       }
       if (args[0] === "rewrite") {
         return Promise.resolve(
@@ -448,6 +511,7 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
   };
 }
 
+const FAKE_BINARY: YarpBinary = { argv: ["/bin/yarp"], env: {}, description: "fake" };
 const FULL = "FULL OUTPUT\n".repeat(5000);
 /**
  * The fake `yarp rewrite --json`: a wrap decision whose wrapper names the
@@ -644,6 +708,45 @@ Deno.test("tool_result: full output from Pi's file, notices and isError kept, ya
   assert.match(report, /result:full-output-unavailable: 1/);
   assert.match(report, /archive: \/state\/yarp\/archive\.sqlite3/);
   assert.match(report, /recent archive ids: 0123abcd/);
+});
+
+Deno.test("session start: the fastest copy with the reference's version and build; stale copies passed over", async () => {
+  const copy = (description: string): YarpBinary => ({ argv: [description], env: {}, description });
+  const [onPath, stale, old, reference] = ["on-path", "stale", "old", "reference"].map(copy);
+  const identities = {
+    "on-path": "yarp 0.1.0",
+    stale: "yarp 0.1.0 (build ffffffffffffffff)",
+    old: "yarp 0.0.9 (build 0123456789abcdef)",
+  };
+  const asked: string[] = [];
+  const h = harness({ identities, rewrite: WRAP }, {
+    locate: () => ({ candidates: [onPath, stale, old, reference], reference }),
+  });
+  const doctor = await h.command("doctor");
+  assert.match(doctor, /binary: reference\n/);
+  assert.match(doctor, /binary version: 0\.1\.0 \(build 0123456789abcdef\)/);
+  assert.match(doctor, /passed over: on-path: stale, yarp 0\.1\.0\n/);
+  assert.match(doctor, /passed over: stale: stale, yarp 0\.1\.0 \(build ffffffffffffffff\)/);
+  assert.match(doctor, /passed over: old: yarp 0\.0\.9/);
+  assert.match(doctor, /state: enabled/);
+  const input = { command: "git log" };
+  await h.call("bash", input);
+  assert.match(input.command, /^reference run /);
+  // The reference is asked once, then each faster copy once, in order.
+  asked.push(...h.calls.filter((c) => c[0] === "--version").map((c) => c.join(" ")));
+  assert.deepEqual(asked, Array(4).fill("--version --build"));
+  // The first copy that matches wins; the reference's own answer is not asked again.
+  const fast = harness({ identities: {} }, {
+    locate: () => ({ candidates: [onPath, reference], reference }),
+  });
+  assert.match(await fast.command("doctor"), /binary: on-path\n/);
+  assert.equal(fast.calls.filter((c) => c[0] === "--version").length, 2);
+  // No copy of the current build: disabled, said once.
+  const none = harness({ identities: { "on-path": "yarp 0.1.0" } }, {
+    locate: () => ({ candidates: [onPath], reference }),
+  });
+  await none.call("bash", { command: "git log" });
+  assert.match(none.notes.join("\n"), /YARP disabled for this session: no copy reports/);
 });
 
 Deno.test("/yarp off|on toggles reduction; /yarp doctor names the binary", async () => {
@@ -844,6 +947,11 @@ Deno.test("the real I/O edge: Pi's full-output file only, pack probes, version f
   } finally {
     await Deno.remove(path);
   }
+  // In this checkout the sources are the reference; no way of starting YARP goes through node.
   const located = deps.locate();
-  assert.ok("error" in located || located.argv.length > 0);
+  assert.ok(!("error" in located), JSON.stringify(located));
+  assert.match(located.reference.description, /^(sources of the checkout|yarp on PATH): /);
+  for (const candidate of located.candidates) {
+    assert.ok(!/(^|\/)node$|\.cjs$/.test(candidate.argv[0]), candidate.description);
+  }
 });

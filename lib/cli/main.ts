@@ -5,7 +5,7 @@
  * @module
  */
 import { processTextIo, type TextIo } from "./io.ts";
-import { YARP_VERSION } from "./version.ts";
+import { buildDigest, YARP_VERSION } from "./version.ts";
 import { dropRuntimeEnv } from "../config/env.ts";
 import { firstLine, sandboxMessage } from "../base/error_message.ts";
 
@@ -30,7 +30,7 @@ usage:
   yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]
   yarp trust [--status|--revoke] [--json] [DIR]
   yarp doctor
-  yarp --version
+  yarp --version [--build]
 `;
 
 type Command = (args: string[], io: TextIo) => Promise<number>;
@@ -71,7 +71,9 @@ export async function main(args: string[], io: TextIo = processTextIo): Promise<
     return 0;
   }
   if (name === "--version" || name === "-V") {
-    io.out(`yarp ${YARP_VERSION}\n`);
+    // `--build` adds the build digest, so a caller can tell two builds of one version apart.
+    const build = rest[0] === "--build" ? ` (build ${await buildDigest()})` : "";
+    io.out(`yarp ${YARP_VERSION}${build}\n`);
     return 0;
   }
   const load = COMMANDS[name];

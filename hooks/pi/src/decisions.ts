@@ -191,11 +191,25 @@ export function withInvocation(command: string, invocation: string): string {
   return invocation + command.slice("yarp".length);
 }
 
-/** `yarp --version` prints `yarp X.Y.Z`; returns `X.Y.Z`, or undefined for anything else. */
-export function readVersionReply(outcome: ProcessOutcome): string | undefined {
+/**
+ * `yarp --version --build` prints `yarp X.Y.Z (build D)` (16 hex digits; a
+ * YARP without build digests prints `yarp X.Y.Z`); returns the version and
+ * the build, or undefined for anything else.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { readVersionReply } from "./decisions.ts";
+ * const reply = { kind: "exit" as const, code: 0, stdout: "yarp 0.1.0 (build 0123456789abcdef)\n", stderr: "" };
+ * deepEqual(readVersionReply(reply), { version: "0.1.0", build: "0123456789abcdef" });
+ * ```
+ */
+export function readVersionReply(
+  outcome: ProcessOutcome,
+): { readonly version: string; readonly build: string | undefined } | undefined {
   if (processFailure(outcome) !== undefined || outcome.kind !== "exit") return undefined;
-  const match = /^yarp (\S+)\n?$/.exec(outcome.stdout);
-  return match === null ? undefined : match[1];
+  const match = /^yarp (\S+?)(?: \(build ([0-9a-f]{16})\))?\n?$/.exec(outcome.stdout);
+  return match === null ? undefined : { version: match[1], build: match[2] };
 }
 
 const MARKER = /\[yarp: [^\n\]]*· exact: yarp read ([0-9a-f]{4,64})\]/;
