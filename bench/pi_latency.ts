@@ -17,14 +17,23 @@
  * processes run alone from Deno, so the extension's own share is the phase
  * minus its process. Prints medians and p95 per case and phase.
  *
- * Run: deno run -A bench/pi_latency.ts [REPS]
+ * With `--installed`, YARP is the default install path instead of the
+ * checkout's `bin/yarp` on PATH: the package `npm pack` makes, installed
+ * with npm as docs/pi.md says, no yarp on PATH, so the extension runs the
+ * package's own build with its npm Deno (loaded with `-e` from the
+ * installed directory, between the probes).
+ *
+ * Run: deno run -A bench/pi_latency.ts [REPS] [--installed]
  */
 import { join } from "node:path";
 import {
   baseEnv,
   FIXTURES,
+  installedPiPackage,
+  installPiPackage,
   makeProject,
   ModelServer,
+  packPiPackage,
   pi073,
   ROOT,
   runPi,
@@ -32,7 +41,8 @@ import {
   type Step,
 } from "../tests/_pi_e2e.ts";
 
-const reps = Number(Deno.args[0] ?? 10);
+const installed = Deno.args.includes("--installed");
+const reps = Number(Deno.args.find((arg) => /^\d+$/.test(arg)) ?? 10);
 const CASES = {
   "reduced simple (git log)": "git log",
   "reduced pipeline (grep -rn needle . | head -500)": "grep -rn needle . | head -500",
@@ -93,6 +103,17 @@ const project = join(scratch, "project");
 await makeProject(project, 300);
 const server = await ModelServer.start(scratch);
 const pi = await pi073();
+/** The extension to load and the PATH of the sessions with YARP. */
+let extension = join(ROOT, "hooks/pi/index.ts");
+let yarpEnv: Record<string, string> = {};
+if (installed) {
+  const packageScratch = join(scratch, "package");
+  await Deno.mkdir(packageScratch);
+  await installPiPackage(pi, await packPiPackage(packageScratch), packageScratch);
+  extension = join(installedPiPackage(packageScratch), "index.ts");
+  const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin"));
+  yarpEnv = { PATH: path.join(":") };
+}
 const results: Record<string, { yarp: Samples; plain: Samples; alone: Record<string, number[]> }> =
   {};
 try {
@@ -116,10 +137,10 @@ try {
         cwd: project,
         script,
         scratch: join(scratch, withYarp ? "yarp" : "plain"),
-        yarp: withYarp,
+        yarp: false,
         before: [join(FIXTURES, "timing_start.ts")],
-        extensions: [join(FIXTURES, "timing_end.ts")],
-        env: { PI_TIMING_LOG: log },
+        extensions: [...(withYarp ? [extension] : []), join(FIXTURES, "timing_end.ts")],
+        env: { PI_TIMING_LOG: log, ...(withYarp ? yarpEnv : {}) },
       });
       await phases(log, withYarp ? result.yarp : result.plain);
       for (let i = 0; i < reps / 2; i++) {
@@ -144,6 +165,12 @@ const mp = (xs: number[]) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))}
 console.log(
   `Pi 0.73.1, ${reps} calls per session, 2 sessions with and 2 without YARP per case; ms median / p95`,
 );
+console.log(
+  installed
+    ? "YARP: the installed package (its split build run by its npm Deno), no yarp on PATH"
+    : "YARP: the checkout's bin/yarp on PATH",
+);
+console.log(`load average at the end: ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);
 for (const [label, { yarp, plain, alone }] of Object.entries(results)) {
   console.log(`\n${label} (n = ${yarp.total.length} with, ${plain.total.length} without)`);
   console.log("phase | with YARP | floor (no extension) | added median");

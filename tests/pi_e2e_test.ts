@@ -1,7 +1,7 @@
 /**
  * End to end: the YARP extension inside a real Pi (0.73.1 on Node 20 and
  * 1.6.0 on Node 22), driven by the scripted model server on 127.0.0.1,
- * asserting on what the model received (issue 18, scenarios a–j). One Pi
+ * asserting on what the model received (scenarios a–j). One Pi
  * process per scenario group; the Pi installs are shared in `.cache/`.
  *
  * Set `YARP_PI_E2E=off` to skip (e.g. offline without a cached install).

@@ -1,8 +1,7 @@
 /**
  * The Pi extension's logic with an injected fake Pi API and a fake YARP:
  * decisions, fail-open on every failure, result handling, project-pack
- * trust, version agreement and the `/yarp` report (seed 000, "Pi extension
- * tests").
+ * trust, the choice of binary (version and build) and the `/yarp` report.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -323,7 +322,7 @@ Deno.test("yarpChoices: an installed package: PATH yarp, compiled, then its own 
   assert.deepEqual(described(choices), {
     candidates: [
       "yarp on PATH: /usr/bin/yarp",
-      "compiled /pkg/dist/yarp",
+      "compiled: /pkg/dist/yarp",
       "/pkg/dist/yarp.js run by npm deno /pkg/node_modules/deno/deno",
       "/pkg/dist/yarp.js run by deno on PATH /usr/bin/deno",
     ],

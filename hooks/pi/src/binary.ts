@@ -56,19 +56,19 @@ export interface BinaryProbes {
 }
 
 /**
- * The `deno` arguments and environment that start `entry` (the single-file
- * build, or a checkout's `main.ts` with its `deno.json`) inside YARP's one
- * permission sandbox (`lib/base/sandbox.json`, read through
- * `lib/base/sandbox.ts`, the same source `bin/yarp` uses).
+ * The `deno` arguments and environment that start `entry` (a build, or a
+ * checkout's `main.ts` with its `deno.json`) inside YARP's one permission
+ * sandbox (`lib/base/sandbox.json`, read through `lib/base/sandbox.ts`, the
+ * same source `bin/yarp` uses). A build also gets `--unstable-raw-imports`:
+ * the split build imports the parser's WebAssembly file as bytes.
  */
 export function denoInvocation(
-  target: { kind: "source"; entry: string; config: string } | {
-    kind: "artefact";
-    entry: string;
-  },
+  target: { kind: "source"; entry: string; config: string } | { kind: "artefact"; entry: string },
   env: (name: string) => string | undefined,
 ): { args: string[]; env: Record<string, string> } {
-  return { args: denoRunArgs(env, [], target), env: runtimeEnv(env) };
+  const args = denoRunArgs(env, [], target);
+  if (target.kind === "artefact") args.splice(args.length - 1, 0, "--unstable-raw-imports");
+  return { args, env: runtimeEnv(env) };
 }
 
 /** The YARP checkout that holds the package (`ROOT/hooks/pi`), else undefined. */
@@ -76,10 +76,14 @@ export function checkoutRoot(probes: BinaryProbes): string | undefined {
   const dir = probes.packageDir.replace(/\/+$/, "");
   if (!dir.endsWith("/hooks/pi")) return undefined;
   const root = dir.slice(0, -"/hooks/pi".length);
-  return probes.isFile(`${root}/main.ts`) &&
-      probes.isFile(`${root}/lib/cli/version.ts`)
-    ? root
-    : undefined;
+  const isCheckout = probes.isFile(`${root}/main.ts`) &&
+    probes.isFile(`${root}/lib/cli/version.ts`);
+  return isCheckout ? root : undefined;
+}
+
+/** A binary started by its own path, described as `label: path`. */
+function direct(path: string, label: string): YarpBinary {
+  return { argv: [path], env: {}, description: `${label}: ${path}` };
 }
 
 /**
@@ -104,65 +108,53 @@ export function checkoutRoot(probes: BinaryProbes): string | undefined {
  * ]);
  * ```
  */
-export function yarpChoices(
-  probes: BinaryProbes,
-): YarpChoices | { error: string } {
+export function yarpChoices(probes: BinaryProbes): YarpChoices | { error: string } {
   const dir = probes.packageDir.replace(/\/+$/, "");
   const root = checkoutRoot(probes);
+  const inCheckout = (...paths: string[]) => root === undefined ? [] : paths;
   const npmDeno = probes.npmDeno();
   const pathDeno = probes.which("deno");
   const denos: [string, string][] = [];
   if (npmDeno !== undefined) denos.push([npmDeno, "npm deno"]);
   if (pathDeno !== undefined) denos.push([pathDeno, "deno on PATH"]);
 
-  let reference: YarpBinary | undefined;
-  if (root !== undefined) {
-    const launcher = `${root}/bin/yarp`;
-    if (pathDeno !== undefined && probes.isFile(launcher)) {
-      reference = {
-        argv: [launcher],
-        env: {},
-        description: `sources of the checkout: ${launcher}`,
-      };
-    } else if (denos.length > 0) {
-      const [deno, name] = denos[0];
-      const main = `${root}/main.ts`;
-      const run = denoInvocation(
-        { kind: "source", entry: main, config: `${root}/deno.json` },
-        probes.env,
-      );
-      reference = {
-        argv: [deno, ...run.args],
-        env: run.env,
-        description: `sources of the checkout: ${root}/main.ts run by ${name} ${deno}`,
-      };
-    }
-  }
-  const bundles = [
+  const builds = [
     `${dir}/dist/yarp.js`,
-    ...(root === undefined ? [] : [`${root}/dist/yarp.js`]),
+    ...inCheckout(`${root}/dist/pi/yarp.js`, `${root}/dist/yarp.js`),
   ]
     .filter((path) => probes.isFile(path));
-  const bundleRuns = bundles.flatMap((bundle) =>
+  const buildRuns = builds.flatMap((build) =>
     denos.map(([deno, name]): YarpBinary => {
-      const run = denoInvocation(
-        { kind: "artefact", entry: bundle },
-        probes.env,
-      );
+      const run = denoInvocation({ kind: "artefact", entry: build }, probes.env);
       return {
         argv: [deno, ...run.args],
         env: run.env,
-        description: `${bundle} run by ${name} ${deno}`,
+        description: `${build} run by ${name} ${deno}`,
       };
     })
   );
-  if (root === undefined && bundles.includes(`${dir}/dist/yarp.js`)) {
-    reference = bundleRuns[0];
+  let reference: YarpBinary | undefined;
+  if (root === undefined) {
+    if (builds.length > 0) reference = buildRuns[0];
+  } else if (pathDeno !== undefined && probes.isFile(`${root}/bin/yarp`)) {
+    reference = direct(`${root}/bin/yarp`, "sources of the checkout");
+  } else if (denos.length > 0) {
+    const [deno, name] = denos[0];
+    const main = `${root}/main.ts`;
+    const run = denoInvocation(
+      { kind: "source", entry: main, config: `${root}/deno.json` },
+      probes.env,
+    );
+    reference = {
+      argv: [deno, ...run.args],
+      env: run.env,
+      description: `sources of the checkout: ${main} run by ${name} ${deno}`,
+    };
   }
   if (reference === undefined) {
     return {
       error: root === undefined
-        ? `no single-file build at ${dir}/dist/yarp.js, or no Deno to run it (npm 'deno' package or PATH)`
+        ? `no build at ${dir}/dist/yarp.js, or no Deno to run it (npm 'deno' package or PATH)`
         : `no Deno to run the sources of ${root} (npm 'deno' package or PATH)`,
     };
   }
@@ -170,24 +162,13 @@ export function yarpChoices(
   const configured = probes.env("YARP_PI_BINARY");
   if (configured !== undefined && configured !== "") {
     return probes.isFile(configured)
-      ? {
-        candidates: [{
-          argv: [configured],
-          env: {},
-          description: `configured (YARP_PI_BINARY): ${configured}`,
-        }],
-        reference,
-      }
+      ? { candidates: [direct(configured, "configured (YARP_PI_BINARY)")], reference }
       : { error: `YARP_PI_BINARY=${configured} is not an executable file` };
   }
   const candidates: YarpBinary[] = [];
   const onPath = probes.which("yarp");
   if (onPath !== undefined) {
-    const found = {
-      argv: [onPath],
-      env: {},
-      description: `yarp on PATH: ${onPath}`,
-    };
+    const found = direct(onPath, "yarp on PATH");
     // The checkout's own bin/yarp on PATH is the reference itself: asked once.
     const same = reference.argv.length === 1 &&
       probes.realpath(onPath) === probes.realpath(reference.argv[0]);
@@ -195,21 +176,10 @@ export function yarpChoices(
     candidates.push(found);
   }
   if (root !== undefined) candidates.push(reference);
-  for (
-    const compiled of [
-      `${dir}/dist/yarp`,
-      ...(root === undefined ? [] : [`${root}/dist/yarp`]),
-    ]
-  ) {
-    if (probes.isFile(compiled)) {
-      candidates.push({
-        argv: [compiled],
-        env: {},
-        description: `compiled ${compiled}`,
-      });
-    }
+  for (const compiled of [`${dir}/dist/yarp`, ...inCheckout(`${root}/dist/yarp`)]) {
+    if (probes.isFile(compiled)) candidates.push(direct(compiled, "compiled"));
   }
-  candidates.push(...bundleRuns);
+  candidates.push(...buildRuns);
   const seen = new Set<string>();
   return {
     candidates: candidates.filter((c) => {

@@ -5,7 +5,7 @@
  * would block the tool, so every handler catches everything and leaves the
  * command or result exactly as it was.
  *
- * Flow (seed 001 "Runtime flow", seed 000 "Pi integration"):
+ * Flow (docs/pi.md, "What it does"):
  * - session start: ask the reference copy (the checkout's sources, or the
  *   package's own build) for `yarp --version --build`; its version must be
  *   the extension's (a mismatch disables rewriting and reduction and is said
