@@ -347,7 +347,7 @@ Deno.test("yarpChoices: an installed package: PATH yarp, compiled, then its own 
     (yarpChoices({ ...PROBES, which: (n) => n === "yarp" ? "/usr/bin/yarp" : undefined }) as {
       error: string;
     }).error,
-    /no single-file build at \/pkg\/dist\/yarp\.js/,
+    /no build at \/pkg\/dist\/yarp\.js/,
   );
 });
 
@@ -740,6 +740,10 @@ Deno.test("session start: the fastest copy with the reference's version and buil
   });
   assert.match(await fast.command("doctor"), /binary: on-path\n/);
   assert.equal(fast.calls.filter((c) => c[0] === "--version").length, 2);
+  // The reference first in line: one `--version`, no build digest asked (costly from source).
+  const first = harness({}, { locate: () => ({ candidates: [reference, onPath], reference }) });
+  assert.match(await first.command("doctor"), /binary: reference\nbinary version: 0\.1\.0/);
+  assert.deepEqual(first.calls.filter((c) => c[0] === "--version"), [["--version"]]);
   // No copy of the current build: disabled, said once.
   const none = harness({ identities: { "on-path": "yarp 0.1.0" } }, {
     locate: () => ({ candidates: [onPath], reference }),

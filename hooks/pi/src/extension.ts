@@ -10,7 +10,8 @@
  *   package's own build) for `yarp --version --build`; its version must be
  *   the extension's (a mismatch disables rewriting and reduction and is said
  *   once); then use the fastest way to start YARP that reports the same
- *   version and build, so a stale copy is never used.
+ *   version and build, so a stale copy is never used. When the reference
+ *   itself is the fastest, `yarp --version` alone is asked.
  * - `tool_call` (`bash`, or `exec_command` with `cmd`): remember the
  *   original command by tool-call id; skip sources that certainly are not
  *   one simple command (`certainlyCompound`: YARP never wraps them); else
@@ -130,8 +131,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     else deps.stderr(message);
   };
 
-  const identify = async (binary: YarpBinary, ctx: PiContext) => {
-    const outcome = await deps.run(binary, ["--version", "--build"], {
+  const identify = async (binary: YarpBinary, ctx: PiContext, build = true) => {
+    const outcome = await deps.run(binary, build ? ["--version", "--build"] : ["--version"], {
       timeoutMs: VERSION_TIMEOUT_MS,
       cwd: ctx.cwd,
     });
@@ -156,7 +157,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         };
       }
       const { candidates, reference } = located;
-      const ref = await identify(reference, ctx);
+      const same = (candidate: YarpBinary) =>
+        candidate === reference ||
+        JSON.stringify(candidate.argv) === JSON.stringify(reference.argv);
+      // The reference first in line is used as it is: no other copy to compare, so no build
+      // digest to ask for (from source it is computed from the files, the one costly part).
+      const ref = await identify(reference, ctx, !same(candidates[0]));
       const failed = (binary: YarpBinary, outcome: ProcessOutcome): Readiness => ({
         binary,
         binaryVersion: undefined,
@@ -169,9 +175,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const wanted = ref.identity;
       const passedOver: string[] = [];
       for (const candidate of candidates) {
-        const same = candidate === reference ||
-          JSON.stringify(candidate.argv) === JSON.stringify(reference.argv);
-        const got = same ? ref : await identify(candidate, ctx);
+        const got = same(candidate) ? ref : await identify(candidate, ctx);
         noteTimeout(ctx, got.outcome, "--version");
         if (got.identity === undefined) {
           if (candidates.length === 1) return failed(candidate, got.outcome);
