@@ -115,7 +115,18 @@ async function installedSession(pi: PiInstall, tarball: string, scratch: string)
   try {
     const project = join(scratch, "project");
     await makeProject(project, 200);
-    const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin"));
+    // On PATH: a `yarp` of the same version but another build, which must be passed over.
+    const stale = join(scratch, "stale-bin");
+    await Deno.mkdir(stale);
+    await Deno.writeTextFile(
+      join(stale, "yarp"),
+      '#!/bin/sh\n[ "$1" = --version ] && echo "yarp 0.1.0 (build ffffffffffffffff)" && exit 0\nexit 70\n',
+    );
+    await Deno.chmod(join(stale, "yarp"), 0o755);
+    const path = [
+      stale,
+      ...(Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin")),
+    ];
     const run = await runPi({
       pi,
       server,
@@ -140,7 +151,11 @@ async function installedSession(pi: PiInstall, tarball: string, scratch: string)
       run.stderr,
     );
     assert.ok(!run.stderr.includes(ROOT), `nothing from the checkout: ${run.stderr}`);
-    assert.match(run.stderr, /binary version: 0\.1\.0/);
+    assert.match(run.stderr, /binary version: 0\.1\.0 \(build [0-9a-f]{16}\)/);
+    assert.match(
+      run.stderr,
+      /passed over: yarp on PATH: .*stale-bin\/yarp: stale, yarp 0\.1\.0 \(build ffffffffffffffff\)/,
+    );
     assert.match(run.stderr, /state: enabled/);
     assert.match(run.toolTexts[0], /\[yarp: kept [^\]\n]* · exact: yarp read [0-9a-f]+\]/);
     assert.equal(run.toolTexts[1].trimEnd(), (await sh(project, "git log")).trimEnd());
