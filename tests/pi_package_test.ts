@@ -11,7 +11,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  installedPiPackage,
   installPiPackage,
   makeProject,
   ModelServer,
@@ -143,13 +142,13 @@ async function installedSession(pi: PiInstall, tarball: string, scratch: string)
       more: ["/yarp doctor"],
     });
     assert.equal(run.code, 0, run.stderr);
-    const installed = installedPiPackage(scratch);
-    assert.ok(
-      run.stderr.includes(
-        `binary: ${installed}/dist/yarp.js run by npm deno ${installed}/node_modules/`,
-      ),
-      run.stderr,
-    );
+    // Pi 0.73.1 installs user packages with npm -g, Pi 1.6.0 into its agent dir's npm/.
+    const binary = /binary: (\S+)\/dist\/yarp\.js run by npm deno (\S+)\n/.exec(run.stderr);
+    assert.ok(binary !== null, run.stderr);
+    const [, installed, deno] = binary;
+    assert.ok(installed.startsWith(`${scratch}/`) && installed.endsWith("/node_modules/@yarp/pi"));
+    assert.match(deno, /\/node_modules\/(deno\/deno|@deno\/[\w-]+\/deno)$/);
+    assert.ok(deno.startsWith(`${scratch}/`), deno);
     assert.ok(!run.stderr.includes(ROOT), `nothing from the checkout: ${run.stderr}`);
     assert.match(run.stderr, /binary version: 0\.1\.0 \(build [0-9a-f]{16}\)/);
     assert.match(
