@@ -176,7 +176,6 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const passedOver: string[] = [];
       for (const candidate of candidates) {
         const got = same(candidate) ? ref : await identify(candidate, ctx);
-        noteTimeout(ctx, got.outcome, "--version");
         if (got.identity === undefined) {
           if (candidates.length === 1) return failed(candidate, got.outcome);
           passedOver.push(`${candidate.description}: no answer`);
