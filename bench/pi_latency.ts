@@ -21,7 +21,8 @@
  * checkout's `bin/yarp` on PATH: the package `npm pack` makes, installed
  * with npm as docs/pi.md says, no yarp on PATH, so the extension runs the
  * package's own build with its npm Deno (loaded with `-e` from the
- * installed directory, between the probes).
+ * installed directory, between the probes); sessions with the checkout's
+ * `bin/yarp` on PATH run in the same rounds, for comparison.
  *
  * Run: deno run -A bench/pi_latency.ts [REPS] [--installed]
  */
@@ -104,7 +105,8 @@ await makeProject(project, 300);
 const server = await ModelServer.start(scratch);
 const pi = await pi073();
 /** The extension to load and the PATH of the sessions with YARP. */
-let extension = join(ROOT, "hooks/pi/index.ts");
+const CHECKOUT = join(ROOT, "hooks/pi/index.ts");
+let extension = CHECKOUT;
 let yarpEnv: Record<string, string> = {};
 if (installed) {
   const packageScratch = join(scratch, "package");
@@ -114,13 +116,17 @@ if (installed) {
   const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin"));
   yarpEnv = { PATH: path.join(":") };
 }
-const results: Record<string, { yarp: Samples; plain: Samples; alone: Record<string, number[]> }> =
-  {};
+const results: Record<
+  string,
+  { yarp: Samples; plain: Samples; checkout: Samples; alone: Record<string, number[]> }
+> = {};
+/** One session per entry, in this order, twice: YARP as chosen, none, and (installed) bin/yarp. */
+const ROUNDS = installed ? ["yarp", "plain", "checkout"] as const : ["yarp", "plain"] as const;
 try {
   for (const [label, command] of Object.entries(CASES)) {
     const output = new TextEncoder().encode(await sh(project, `${command} 2>&1 || true`));
     const alone: Record<string, number[]> = { rewrite: [], "result-reduce": [] };
-    const result = { yarp: empty(), plain: empty(), alone };
+    const result = { yarp: empty(), plain: empty(), checkout: empty(), alone };
     results[label] = result;
     const script: Step[] = [
       ...Array.from(
@@ -129,20 +135,22 @@ try {
       ),
       { text: "done" },
     ];
-    for (const withYarp of [true, false, true, false]) {
+    for (const variant of [...ROUNDS, ...ROUNDS]) {
       const log = join(scratch, `timing-${crypto.randomUUID()}.jsonl`);
+      const loaded = variant === "yarp" ? [extension] : variant === "checkout" ? [CHECKOUT] : [];
       await runPi({
         pi,
         server,
         cwd: project,
         script,
-        scratch: join(scratch, withYarp ? "yarp" : "plain"),
+        scratch: join(scratch, variant),
         yarp: false,
         before: [join(FIXTURES, "timing_start.ts")],
-        extensions: [...(withYarp ? [extension] : []), join(FIXTURES, "timing_end.ts")],
-        env: { PI_TIMING_LOG: log, ...(withYarp ? yarpEnv : {}) },
+        extensions: [...loaded, join(FIXTURES, "timing_end.ts")],
+        env: { PI_TIMING_LOG: log, ...(variant === "yarp" ? yarpEnv : {}) },
       });
-      await phases(log, withYarp ? result.yarp : result.plain);
+      await phases(log, result[variant]);
+      if (variant !== "yarp") continue;
       for (let i = 0; i < reps / 2; i++) {
         const state = join(scratch, "yarp");
         const none = new Uint8Array();
@@ -171,8 +179,15 @@ console.log(
     : "YARP: the checkout's bin/yarp on PATH",
 );
 console.log(`load average at the end: ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);
-for (const [label, { yarp, plain, alone }] of Object.entries(results)) {
+for (const [label, { yarp, plain, checkout, alone }] of Object.entries(results)) {
   console.log(`\n${label} (n = ${yarp.total.length} with, ${plain.total.length} without)`);
+  if (checkout.total.length > 0) {
+    console.log(
+      `total with the checkout's bin/yarp on PATH, same rounds | ${mp(checkout.total)} | ${
+        f(quantile(checkout.total, 0.5) - quantile(plain.total, 0.5))
+      } added`,
+    );
+  }
   console.log("phase | with YARP | floor (no extension) | added median");
   for (const phase of PHASES) {
     console.log(
