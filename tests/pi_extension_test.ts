@@ -390,13 +390,16 @@ Deno.test("yarpChoices: inside a checkout the sources are the reference, and com
   assert.ok(!("error" in npmOnly));
   assert.ok(npmOnly.reference.argv.includes("--config=/repo/deno.json"));
   assert.ok(npmOnly.reference.argv.includes("--cached-only"));
-  // YARP_PI_BINARY alone is tried, still against the reference.
+  // YARP_PI_BINARY alone is tried, as its own reference.
   const configured = yarpChoices({
     ...base,
     env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined,
     isFile: (p) => p === "/c/yarp" || files.includes(p),
   });
-  assert.deepEqual(described(configured).candidates, ["configured (YARP_PI_BINARY): /c/yarp"]);
+  assert.deepEqual(described(configured), {
+    candidates: ["configured (YARP_PI_BINARY): /c/yarp"],
+    reference: "configured (YARP_PI_BINARY): /c/yarp",
+  });
   assert.match(
     (yarpChoices({ ...base, env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined }) as {
       error: string;

@@ -3,7 +3,7 @@
  * first, and the reference copy whose build every other must match
  * (docs/pi.md, "Which binary"):
  *
- * 1. `YARP_PI_BINARY`, when set, alone;
+ * 1. `YARP_PI_BINARY`, when set, alone (and its own reference);
  * 2. `yarp` on `PATH`;
  * 3. the sources of the YARP checkout the package sits in (`bin/yarp`, or
  *    `main.ts` run by the package's npm Deno when no `deno` is on `PATH`);
@@ -109,6 +109,14 @@ function direct(path: string, label: string): YarpBinary {
  * ```
  */
 export function yarpChoices(probes: BinaryProbes): YarpChoices | { error: string } {
+  // A configured binary is the person's choice of build: it is its own reference.
+  const configured = probes.env("YARP_PI_BINARY");
+  if (configured !== undefined && configured !== "") {
+    const binary = direct(configured, "configured (YARP_PI_BINARY)");
+    return probes.isFile(configured)
+      ? { candidates: [binary], reference: binary }
+      : { error: `YARP_PI_BINARY=${configured} is not an executable file` };
+  }
   const dir = probes.packageDir.replace(/\/+$/, "");
   const root = checkoutRoot(probes);
   const inCheckout = (...paths: string[]) => root === undefined ? [] : paths;
@@ -159,12 +167,6 @@ export function yarpChoices(probes: BinaryProbes): YarpChoices | { error: string
     };
   }
 
-  const configured = probes.env("YARP_PI_BINARY");
-  if (configured !== undefined && configured !== "") {
-    return probes.isFile(configured)
-      ? { candidates: [direct(configured, "configured (YARP_PI_BINARY)")], reference }
-      : { error: `YARP_PI_BINARY=${configured} is not an executable file` };
-  }
   const candidates: YarpBinary[] = [];
   const onPath = probes.which("yarp");
   if (onPath !== undefined) {
