@@ -17,14 +17,24 @@
  * processes run alone from Deno, so the extension's own share is the phase
  * minus its process. Prints medians and p95 per case and phase.
  *
- * Run: deno run -A bench/pi_latency.ts [REPS]
+ * With `--installed`, YARP is the default install path instead of the
+ * checkout's `bin/yarp` on PATH: the package `npm pack` makes, installed
+ * with npm as docs/pi.md says, no yarp on PATH, so the extension runs the
+ * package's own build with its npm Deno (loaded with `-e` from the
+ * installed directory, between the probes); sessions with the checkout's
+ * `bin/yarp` on PATH run in the same rounds, for comparison.
+ *
+ * Run: deno run -A bench/pi_latency.ts [REPS] [--installed]
  */
 import { join } from "node:path";
 import {
   baseEnv,
   FIXTURES,
+  installedPiPackage,
+  installPiPackage,
   makeProject,
   ModelServer,
+  packPiPackage,
   pi073,
   ROOT,
   runPi,
@@ -32,7 +42,8 @@ import {
   type Step,
 } from "../tests/_pi_e2e.ts";
 
-const reps = Number(Deno.args[0] ?? 10);
+const installed = Deno.args.includes("--installed");
+const reps = Number(Deno.args.find((arg) => /^\d+$/.test(arg)) ?? 10);
 const CASES = {
   "reduced simple (git log)": "git log",
   "reduced pipeline (grep -rn needle . | head -500)": "grep -rn needle . | head -500",
@@ -93,13 +104,29 @@ const project = join(scratch, "project");
 await makeProject(project, 300);
 const server = await ModelServer.start(scratch);
 const pi = await pi073();
-const results: Record<string, { yarp: Samples; plain: Samples; alone: Record<string, number[]> }> =
-  {};
+/** The extension to load and the PATH of the sessions with YARP. */
+const CHECKOUT = join(ROOT, "hooks/pi/index.ts");
+let extension = CHECKOUT;
+let yarpEnv: Record<string, string> = {};
+if (installed) {
+  const packageScratch = join(scratch, "package");
+  await Deno.mkdir(packageScratch);
+  await installPiPackage(pi, await packPiPackage(packageScratch), packageScratch);
+  extension = join(installedPiPackage(packageScratch), "index.ts");
+  const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin"));
+  yarpEnv = { PATH: path.join(":") };
+}
+const results: Record<
+  string,
+  { yarp: Samples; plain: Samples; checkout: Samples; alone: Record<string, number[]> }
+> = {};
+/** One session per entry, in this order, twice: YARP as chosen, none, and (installed) bin/yarp. */
+const ROUNDS = installed ? ["yarp", "plain", "checkout"] as const : ["yarp", "plain"] as const;
 try {
   for (const [label, command] of Object.entries(CASES)) {
     const output = new TextEncoder().encode(await sh(project, `${command} 2>&1 || true`));
     const alone: Record<string, number[]> = { rewrite: [], "result-reduce": [] };
-    const result = { yarp: empty(), plain: empty(), alone };
+    const result = { yarp: empty(), plain: empty(), checkout: empty(), alone };
     results[label] = result;
     const script: Step[] = [
       ...Array.from(
@@ -108,20 +135,22 @@ try {
       ),
       { text: "done" },
     ];
-    for (const withYarp of [true, false, true, false]) {
+    for (const variant of [...ROUNDS, ...ROUNDS]) {
       const log = join(scratch, `timing-${crypto.randomUUID()}.jsonl`);
+      const loaded = variant === "yarp" ? [extension] : variant === "checkout" ? [CHECKOUT] : [];
       await runPi({
         pi,
         server,
         cwd: project,
         script,
-        scratch: join(scratch, withYarp ? "yarp" : "plain"),
-        yarp: withYarp,
+        scratch: join(scratch, variant),
+        yarp: false,
         before: [join(FIXTURES, "timing_start.ts")],
-        extensions: [join(FIXTURES, "timing_end.ts")],
-        env: { PI_TIMING_LOG: log },
+        extensions: [...loaded, join(FIXTURES, "timing_end.ts")],
+        env: { PI_TIMING_LOG: log, ...(variant === "yarp" ? yarpEnv : {}) },
       });
-      await phases(log, withYarp ? result.yarp : result.plain);
+      await phases(log, result[variant]);
+      if (variant !== "yarp") continue;
       for (let i = 0; i < reps / 2; i++) {
         const state = join(scratch, "yarp");
         const none = new Uint8Array();
@@ -144,8 +173,21 @@ const mp = (xs: number[]) => `${f(quantile(xs, 0.5))} / ${f(quantile(xs, 0.95))}
 console.log(
   `Pi 0.73.1, ${reps} calls per session, 2 sessions with and 2 without YARP per case; ms median / p95`,
 );
-for (const [label, { yarp, plain, alone }] of Object.entries(results)) {
+console.log(
+  installed
+    ? "YARP: the installed package (its split build run by its npm Deno), no yarp on PATH"
+    : "YARP: the checkout's bin/yarp on PATH",
+);
+console.log(`load average at the end: ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);
+for (const [label, { yarp, plain, checkout, alone }] of Object.entries(results)) {
   console.log(`\n${label} (n = ${yarp.total.length} with, ${plain.total.length} without)`);
+  if (checkout.total.length > 0) {
+    console.log(
+      `total with the checkout's bin/yarp on PATH, same rounds | ${mp(checkout.total)} | ${
+        f(quantile(checkout.total, 0.5) - quantile(plain.total, 0.5))
+      } added`,
+    );
+  }
   console.log("phase | with YARP | floor (no extension) | added median");
   for (const phase of PHASES) {
     console.log(

@@ -1,7 +1,8 @@
 /**
  * `deno task build [--out DIR]`: writes the single-file artefact
  * `dist/yarp.js` with `deno bundle` (run it with `deno run` and the flags of
- * `lib/base/sandbox.json`), when `DENORT_BIN` names a denort runtime the
+ * `lib/base/sandbox.json`), the Pi package's split build `dist/pi/` (see
+ * {@link splitBuild}), when `DENORT_BIN` names a denort runtime the
  * self-contained program `dist/yarp` with `deno compile` of that bundle, and
  * `dist/SHA256SUMS` over what it wrote. Same sources, same bytes
  * (tests/release_test.ts). Exits non-zero when a step fails or the version
@@ -11,11 +12,13 @@
  * through `type: "bytes"` imports, which `deno bundle --unstable-raw-imports`
  * inlines as base64. `startupRewrite` then edits the bundle so that start-up
  * does only what the command needs (see its comment); the build fails when
- * the bundler's output no longer has the expected shape.
+ * the bundler's output no longer has the expected shape. `stampBuild`
+ * writes the sources' build digest into it, which `yarp --version --build`
+ * prints (the Pi extension uses it to refuse a stale copy).
  */
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { SANDBOX } from "../lib/base/sandbox.ts";
-import { YARP_VERSION } from "../lib/cli/version.ts";
+import { sourceDigest, YARP_VERSION } from "../lib/cli/version.ts";
 
 const ROOT = join(import.meta.dirname!, "..");
 
@@ -56,23 +59,88 @@ export function startupRewrite(bundle: string): string {
     bundle = bundle.replaceAll(wrapped, `({ default: ${name}() })`);
   }
   return escapeNonAscii(
-    bundle
-      .replace(
-        CREATE_REQUIRE,
-        "var __require = (id) => globalThis.process.getBuiltinModule(id);\n",
-      )
-      .replace(TO_BINARY, "var __toBinary = (base64) => Uint8Array.fromBase64(base64);\n")
-      .replace(
-        NODE_IMPORT,
-        (_line, names: string, specifier: string) =>
-          names.split(",").map((name) => {
-            const [imported, local = imported] = name.trim().split(/\s+as\s+/);
-            return `function ${local}(...args) {\n  return globalThis.process.getBuiltinModule(${
-              JSON.stringify(specifier)
-            }).${imported}(...args);\n}\n`;
-          }).join(""),
-      ),
+    lazyNodeImports(bundle).replace(
+      TO_BINARY,
+      "var __toBinary = (base64) => Uint8Array.fromBase64(base64);\n",
+    ),
   );
+}
+
+/**
+ * The bundler's `createRequire` shim and every named `node:` import of
+ * `text` made lazy look-ups through `process.getBuiltinModule` (see
+ * {@link startupRewrite}); text without them is returned as it is.
+ */
+function lazyNodeImports(text: string): string {
+  return text
+    .replace(CREATE_REQUIRE, "var __require = (id) => globalThis.process.getBuiltinModule(id);\n")
+    .replace(
+      NODE_IMPORT,
+      (_line, names: string, specifier: string) =>
+        names.split(",").map((name) => {
+          const [imported, local = imported] = name.trim().split(/\s+as\s+/);
+          return `function ${local}(...args) {\n  return globalThis.process.getBuiltinModule(${
+            JSON.stringify(specifier)
+          }).${imported}(...args);\n}\n`;
+        }).join(""),
+    );
+}
+
+/** The shell parser's WebAssembly, a file beside the split build's modules. */
+const PARSER_WASM = "lib/shell/_bash_parser.generated.wasm";
+
+/**
+ * Writes the Pi package's build into `dir` (emptied first): the same
+ * program as `dist/yarp.js`, split by `deno bundle --code-splitting` into
+ * the entry `yarp.js`, one module per command and chunks they share, with
+ * the shell parser's WebAssembly as a file beside them (imported with
+ * `type: "bytes"`, so it runs with `--unstable-raw-imports`). Each process
+ * then reads and compiles only what its command needs: the single file
+ * makes every start read the whole 3 MB, 1.8 MB of it the parser as base64,
+ * about 50–70 ms of CPU a start over the sources (docs/pi.md, "Which
+ * binary"). Each module gets {@link lazyNodeImports} and
+ * {@link escapeNonAscii}, and the one holding `YARP_BUILD` the digest.
+ */
+async function splitBuild(dir: string, digest: string): Promise<void> {
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  const split = await deno([
+    "bundle",
+    "--quiet",
+    "--unstable-raw-imports",
+    "--code-splitting",
+    "--external",
+    "*.wasm",
+    "--outdir",
+    dir,
+    "main.ts",
+  ]);
+  if (!split) Deno.exit(1);
+  await Deno.rename(join(dir, "main.js"), join(dir, "yarp.js"));
+  await Deno.copyFile(join(ROOT, PARSER_WASM), join(dir, basename(PARSER_WASM)));
+  let stamped = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.endsWith(".js")) continue;
+    let text = lazyNodeImports(await Deno.readTextFile(join(dir, entry.name)));
+    if (BUILD_PLACEHOLDER.test(text)) {
+      text = stampBuild(text, digest);
+      stamped++;
+    }
+    await Deno.writeTextFile(join(dir, entry.name), escapeNonAscii(text));
+  }
+  if (stamped !== 1) throw new Error(`split build: ${stamped} modules hold YARP_BUILD`);
+}
+
+const BUILD_PLACEHOLDER = /^( *(?:var )?YARP_BUILD\d* = )"source";$/m;
+
+/**
+ * Replaces the one `YARP_BUILD = "source"` assignment of the bundle
+ * (lib/cli/version.ts) with `digest`; throws when there is not exactly one.
+ */
+export function stampBuild(bundle: string, digest: string): string {
+  const found = bundle.match(new RegExp(BUILD_PLACEHOLDER.source, "gm")) ?? [];
+  if (found.length !== 1) throw new Error(`bundle: ${found.length} YARP_BUILD assignments`);
+  if (!/^[0-9a-f]{16}$/.test(digest)) throw new Error(`build digest '${digest}' is not 16 hex`);
+  return bundle.replace(BUILD_PLACEHOLDER, `$1"${digest}";`);
 }
 
 /** A UTF-16 code unit outside ASCII, other than the line terminators U+2028 and U+2029. */
@@ -138,8 +206,14 @@ if (import.meta.main) {
     "main.ts",
   ]);
   if (!bundled) Deno.exit(1);
-  await Deno.writeTextFile(bundle, startupRewrite(await Deno.readTextFile(bundle)));
-  console.log(`wrote ${bundle} (yarp ${version})`);
+  const digest = await sourceDigest(ROOT);
+  await Deno.writeTextFile(
+    bundle,
+    stampBuild(startupRewrite(await Deno.readTextFile(bundle)), digest),
+  );
+  console.log(`wrote ${bundle} (yarp ${version}, build ${digest})`);
+  await splitBuild(join(out, "pi"), digest);
+  console.log(`wrote ${join(out, "pi")}/ (the Pi package's split build)`);
   const names = ["yarp.js"];
 
   if (Deno.env.get("DENORT_BIN")) {

@@ -1,8 +1,9 @@
 /**
- * Helpers for the Pi end-to-end tests (../shared/PI-E2E.md): installs a real
- * Pi once into `.cache/pi-e2e/` (gitignored; CI installs once per run),
- * starts the scripted model server on 127.0.0.1 and runs one Pi process in
- * print mode, returning what the model received (the server's request log).
+ * Helpers for the Pi end-to-end tests (docs/pi.md, "Tests"): installs a
+ * real Pi once into the cache directory {@link CACHE} (gitignored; CI
+ * installs once per run), starts the scripted model server on 127.0.0.1 and
+ * runs one Pi process in print mode, returning what the model received (the
+ * server's request log).
  *
  * @module
  */
@@ -10,7 +11,8 @@ import { join } from "node:path";
 
 export const ROOT = join(import.meta.dirname!, "..");
 export const FIXTURES = join(ROOT, "tests/fixtures/pi");
-const CACHE = join(ROOT, ".cache/pi-e2e");
+/** Where the Pi installs are kept between runs (every cache path here goes through it). */
+export const CACHE = join(ROOT, ".cache/pi-e2e");
 
 /** A Pi release and the Node that runs it. */
 export interface PiInstall {
@@ -152,18 +154,88 @@ export interface PiRunOptions {
   readonly extensions?: readonly string[];
   /** Extensions loaded before YARP's (their handlers run first). */
   readonly before?: readonly string[];
+  /** Load the packages `pi install` put in the agent dir (see {@link piInstall}) instead of `-e` only. */
+  readonly packages?: boolean;
   readonly env?: Record<string, string>;
   /** Prompts after the first (slash commands such as `/yarp`). */
   readonly more?: readonly string[];
 }
 
-/** The environment every run shares: yarp on PATH, a private state dir and TMPDIR. */
+/**
+ * The environment every run shares: yarp on PATH, a private state dir and
+ * TMPDIR, and npm's global prefix in the scratch dir (where `pi install`
+ * puts npm packages).
+ */
 export function baseEnv(scratch: string): Record<string, string> {
   return {
     PATH: `${join(ROOT, "bin")}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
     XDG_STATE_HOME: join(scratch, "state"),
     TMPDIR: join(scratch, "tmp"),
+    npm_config_prefix: join(scratch, "npm-global"),
   };
+}
+
+/**
+ * `pi install SOURCE` into the agent dir of runs with this `scratch` (user
+ * scope: npm's global prefix is the scratch dir's); returns Pi's output.
+ */
+export async function piInstall(pi: PiInstall, scratch: string, source: string): Promise<string> {
+  await Deno.mkdir(join(scratch, "tmp"), { recursive: true });
+  const out = await new Deno.Command(pi.node, {
+    args: [pi.cli, "install", source],
+    env: { ...baseEnv(scratch), PI_CODING_AGENT_DIR: join(scratch, "agent"), PI_OFFLINE: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`pi install ${source} failed:\n${text}`);
+  return text;
+}
+
+/** Packs hooks/pi into `dir` with `npm pack` (its prepack and postpack scripts run); returns the tarball. */
+export async function packPiPackage(dir: string): Promise<string> {
+  if (!(await exists(join(ROOT, "dist/pi/yarp.js")))) {
+    await sh(ROOT, `"${Deno.execPath()}" task build >/dev/null 2>&1`);
+  }
+  const packed = await sh(
+    join(ROOT, "hooks/pi"),
+    `npm pack --silent --pack-destination "${dir}" 2>/dev/null`,
+  );
+  return join(dir, packed.trim().split("\n").at(-1)!);
+}
+
+/**
+ * Installs the packed package for runs with this `scratch` as docs/pi.md
+ * says: Pi 1.x takes the tarball in one step (`pi install
+ * npm:@yarp/pi@file:TARBALL`); Pi 0.73.1 compares a versioned npm source's
+ * version with the installed package.json, so it never finds that one
+ * installed (it installs again on every start, or offline skips it), and
+ * `pi install npm:@yarp/pi` asks the registry: there `npm install -g
+ * TARBALL`, then `pi install` of the installed directory. Returns what Pi
+ * said; the package lands in {@link installedPiPackage}.
+ */
+export async function installPiPackage(
+  pi: PiInstall,
+  tarball: string,
+  scratch: string,
+): Promise<string> {
+  if (pi.label !== "pi 0.73.1") return await piInstall(pi, scratch, `npm:@yarp/pi@file:${tarball}`);
+  await Deno.mkdir(join(scratch, "tmp"), { recursive: true });
+  const npm = await new Deno.Command("npm", {
+    args: ["install", "-g", "--no-audit", "--no-fund", tarball],
+    env: baseEnv(scratch),
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!npm.success) {
+    throw new Error(`npm install -g ${tarball}: ${new TextDecoder().decode(npm.stderr)}`);
+  }
+  return await piInstall(pi, scratch, installedPiPackage(scratch));
+}
+
+/** Where {@link installPiPackage} puts the package for runs with this `scratch`. */
+export function installedPiPackage(scratch: string): string {
+  return join(scratch, "npm-global/lib/node_modules/@yarp/pi");
 }
 
 /** Runs Pi once in print mode against the scripted server. */
@@ -212,7 +284,7 @@ export async function runPi(options: PiRunOptions): Promise<PiRun> {
     "fake",
     "--model",
     "fake-model",
-    "--no-extensions",
+    ...(options.packages === true ? [] : ["--no-extensions"]),
     "--no-skills",
     "--no-prompt-templates",
     "--no-themes",

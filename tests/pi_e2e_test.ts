@@ -1,7 +1,7 @@
 /**
  * End to end: the YARP extension inside a real Pi (0.73.1 on Node 20 and
  * 1.6.0 on Node 22), driven by the scripted model server on 127.0.0.1,
- * asserting on what the model received (issue 18, scenarios a–j). One Pi
+ * asserting on what the model received (scenarios a–j). One Pi
  * process per scenario group; the Pi installs are shared in `.cache/`.
  *
  * Set `YARP_PI_E2E=off` to skip (e.g. offline without a cached install).
@@ -38,6 +38,8 @@ const MAIN_SCRIPT: Step[] = [
   bash("seq 1 100000"),
   bash("cd nt && npm test"),
   { tool_calls: [{ name: "exec_command", arguments: { cmd: "git log" } }] },
+  bash("cat src/f1.txt"),
+  bash("sed -n 1,5p src/f2.txt"),
   { text: "done" },
 ];
 
@@ -108,7 +110,7 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.equal(without.code, 0, without.stderr);
   const got = withYarp.toolTexts.map(samePath);
   const raw = without.toolTexts.map(samePath);
-  assert.equal(got.length, 7);
+  assert.equal(got.length, 9);
   measured.push({
     label: pi.label,
     withYarp: got.map((t) => t.length),
@@ -159,8 +161,11 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   assert.ok(exactTest.includes("> node --test"), "the head Pi dropped is archived");
 
   // (g) exec_command with `cmd` is rewritten too.
-  markerId(got[6]);
+  const execId = markerId(got[6]);
   assert.ok(got[6].length < raw[6].length / 4);
+  // A transform-only and a guarded command run exactly as written.
+  assert.equal(got[7], raw[7]);
+  assert.equal(got[8], raw[8]);
 
   // (j) /yarp reports the session.
   const report = withYarp.stderr;
@@ -172,6 +177,13 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   // Pass-through reasons by code: the extension's pre-check and YARP's own reason codes.
   assert.match(report, /rewrite:compound: 2/, "the pipeline and the && chain start no rewrite");
   assert.match(report, /rewrite:unknown-program: 2/, "yarp rewrite --json's reason for seq");
+  // A decline that names its rule is YARP's reason, never a malformed reply.
+  assert.match(report, /rewrite:transform-only: 1/, "cat");
+  assert.match(report, /rewrite:guarded: 1/, "sed -n");
+  assert.doesNotMatch(report, /malformed/);
+  // Recent archive ids: the results yarp run reduced and those result-reduce reduced.
+  const ids = /recent archive ids: (.*)\n/.exec(report)?.[1].split(", ") ?? [];
+  for (const id of [logId, grepId, testId, execId]) assert.ok(ids.includes(id), `${id} in ${ids}`);
   assert.match(report, /archive: .*archive\.sqlite3/);
   assert.match(report, /yarp read ID/);
   assert.match(report, /binary: yarp on PATH: .*\/bin\/yarp\n/, "/yarp doctor names the binary");
@@ -301,17 +313,8 @@ piTest("pi e2e: an untrusted project pack is ignored, a trusted one applies (f)"
 });
 
 piTest(
-  "pi e2e: without yarp on PATH, dist/yarp.js runs under the package's npm Deno (doctor says so)",
+  "pi e2e: without yarp on PATH, the checkout's sources run (doctor says so)",
   async () => {
-    // What a person with only Node.js and npm does: npm install in the package, build once.
-    if (
-      !(await Deno.stat(join(ROOT, "hooks/pi/node_modules/deno/package.json")).catch(() => null))
-    ) {
-      await sh(ROOT, "npm install --prefix hooks/pi --no-audit --no-fund >/dev/null");
-    }
-    if (!(await Deno.stat(join(ROOT, "dist/yarp.js")).catch(() => null))) {
-      await sh(ROOT, `"${Deno.execPath()}" task build >/dev/null 2>&1`);
-    }
     await withFixture(async (fx) => {
       const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) =>
         dir !== join(ROOT, "bin")
@@ -321,15 +324,12 @@ piTest(
         server: fx.server,
         cwd: fx.project,
         script: [bash("git log"), bash("yarp read {{marker_id}}"), { text: "done" }],
-        scratch: join(fx.scratch, "bundle"),
+        scratch: join(fx.scratch, "sources"),
         env: { PATH: path.join(":") },
         more: ["/yarp doctor"],
       });
       assert.equal(run.code, 0, run.stderr);
-      assert.match(
-        run.stderr,
-        /binary: .*\/dist\/yarp\.js run by npm deno .*hooks\/pi\/node_modules\/deno\/deno/,
-      );
+      assert.match(run.stderr, /binary: sources of the checkout: .*\/bin\/yarp\n/);
       markerId(run.toolTexts[0]);
       assert.equal(run.toolTexts[1].trimEnd(), (await sh(fx.project, "git log")).trimEnd());
     });

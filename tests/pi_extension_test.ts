@@ -1,8 +1,7 @@
 /**
  * The Pi extension's logic with an injected fake Pi API and a fake YARP:
  * decisions, fail-open on every failure, result handling, project-pack
- * trust, version agreement and the `/yarp` report (seed 000, "Pi extension
- * tests").
+ * trust, the choice of binary (version and build) and the `/yarp` report.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -17,7 +16,7 @@ import {
   shellWord,
   withInvocation,
 } from "../hooks/pi/src/decisions.ts";
-import { invocationWords, locateYarp } from "../hooks/pi/src/binary.ts";
+import { invocationWords, type YarpBinary, yarpChoices } from "../hooks/pi/src/binary.ts";
 import {
   type ExtensionDeps,
   type PiApi,
@@ -82,6 +81,13 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
       decision: { rewrite: false, reason },
     });
   }
+  // A rule that declined the source is named (docs/shell.md allows `rule` without `command`).
+  for (const [reason, rule] of [["transform-only", "x/y"], ["guarded", "exact/sed"]]) {
+    assert.deepEqual(
+      readRewriteJson(exit(`{"rewrite":false,"reason":"${reason}","rule":"${rule}"}\n`)),
+      { decision: { rewrite: false, reason, rule } },
+    );
+  }
   for (
     const malformed of [
       "",
@@ -90,7 +96,9 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"rm -rf /"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/logx -- a"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/log -- a\\nb"}\n',
-      '{"rewrite":false,"reason":"transform-only","rule":"x/y"}\n',
+      '{"rewrite":false,"reason":"transform-only","rule":"a b"}\n',
+      '{"rewrite":false,"reason":"guarded","rule":3}\n',
+      '{"rewrite":false,"reason":"guarded","rule":"exact/sed","command":"yarp run -- sed"}\n',
       '{"rewrite":false,"reason":"redirect","command":"yarp run -- a"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log"}',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n{}\n',
@@ -114,6 +122,32 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
   assert.deepEqual(readRewriteJson({ kind: "spawn-error", message: "ENOENT" }), {
     reason: "spawn-failed",
   });
+});
+
+Deno.test("readRewriteJson: every reply shape the real yarp rewrite --json gives is read, none malformed", async () => {
+  const sources: [string, string][] = [
+    ["git log", "rewritten"],
+    ["cat README.md", "transform-only"],
+    ["head -5 notes.txt", "transform-only"],
+    ["sed -n 1,5p notes.txt", "guarded"],
+    ["jq . data.json", "guarded"],
+    ["tail -f app.log", "guarded"],
+    ["seq 1 5", "unknown-program"],
+    ["FOO=1 git log", "assignment"],
+    ["git log > out.txt", "parse:redirect-unsupported"],
+  ];
+  for (const [source, reason] of sources) {
+    const out = await new Deno.Command(new URL("../bin/yarp", import.meta.url).pathname, {
+      args: ["rewrite", "--json", "--", source],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const reply = readRewriteJson(exit(stdout, out.code));
+    assert.ok("decision" in reply, `${source}: ${stdout} read as ${JSON.stringify(reply)}`);
+    assert.equal(reply.decision.rewrite ? "rewritten" : reply.decision.reason, reason, source);
+    assert.equal(reply.decision.rule, JSON.parse(stdout).rule, `${source}: the rule YARP named`);
+  }
 });
 
 Deno.test("readRewriteJson: a wrap decision only from exactly the documented object (property)", () => {
@@ -260,42 +294,43 @@ Deno.test("shellWord: bash reads every quoted word back exactly (property)", asy
   assert.deepEqual(new TextDecoder().decode(out.stdout).split("\0").slice(0, -1), words);
 });
 
-Deno.test("locateYarp: configured path, PATH, then the bundle with npm deno in the sandbox", () => {
-  const base = {
-    env: (_: string): string | undefined => undefined,
-    which: (_: string): string | undefined => undefined,
-    isFile: (_: string) => false,
-    npmDeno: (): string | undefined => undefined,
-    packageDir: "/repo/hooks/pi",
+const PROBES = {
+  env: (_: string): string | undefined => undefined,
+  which: (_: string): string | undefined => undefined,
+  isFile: (_: string) => false,
+  npmDeno: (): string | undefined => undefined,
+  realpath: (path: string) => path,
+  packageDir: "/pkg",
+};
+const described = (choices: ReturnType<typeof yarpChoices>) => {
+  assert.ok(!("error" in choices), JSON.stringify(choices));
+  return {
+    candidates: choices.candidates.map((c) => c.description),
+    reference: choices.reference.description,
   };
-  assert.deepEqual(
-    locateYarp({
-      ...base,
-      env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined,
-      isFile: () => true,
-    }),
-    {
-      argv: ["/c/yarp"],
-      env: {},
-      description: "configured (YARP_PI_BINARY): /c/yarp",
-    },
-  );
-  assert.match(
-    (locateYarp({ ...base, env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined }) as {
-      error: string;
-    }).error,
-    /not an executable file/,
-  );
-  assert.match((locateYarp(base) as { error: string }).error, /no yarp on PATH/);
-  const bundled = locateYarp({
-    ...base,
+};
+
+Deno.test("yarpChoices: an installed package: PATH yarp, compiled, then its own bundle (the reference)", () => {
+  const files = ["/pkg/dist/yarp.js", "/pkg/dist/yarp"];
+  const choices = yarpChoices({
+    ...PROBES,
     env: (n) => n === "HOME" ? "/home/u" : undefined,
-    isFile: (p) => p === "/repo/dist/yarp.js",
-    npmDeno: () => "/repo/hooks/pi/node_modules/deno/deno",
+    which: (n) => ({ yarp: "/usr/bin/yarp", deno: "/usr/bin/deno" })[n],
+    isFile: (p) => files.includes(p),
+    npmDeno: () => "/pkg/node_modules/deno/deno",
   });
-  assert.ok(!("error" in bundled));
-  assert.equal(bundled.argv[0], "/repo/hooks/pi/node_modules/deno/deno");
-  assert.equal(bundled.argv.at(-1), "/repo/dist/yarp.js");
+  assert.deepEqual(described(choices), {
+    candidates: [
+      "yarp on PATH: /usr/bin/yarp",
+      "compiled: /pkg/dist/yarp",
+      "/pkg/dist/yarp.js run by npm deno /pkg/node_modules/deno/deno",
+      "/pkg/dist/yarp.js run by deno on PATH /usr/bin/deno",
+    ],
+    reference: "/pkg/dist/yarp.js run by npm deno /pkg/node_modules/deno/deno",
+  });
+  assert.ok(!("error" in choices));
+  const bundled = choices.reference;
+  assert.equal(bundled.argv.at(-1), "/pkg/dist/yarp.js");
   assert.ok(bundled.argv.includes("--allow-write=/home/u/.local/state/yarp"));
   assert.ok(bundled.argv.includes("--no-config"));
   assert.ok(
@@ -303,14 +338,73 @@ Deno.test("locateYarp: configured path, PATH, then the bundle with npm deno in t
       a.startsWith("--allow-net") || a.startsWith("--allow-ffi") || a === "-A"
     ),
   );
-  assert.match(bundled.description, /dist\/yarp\.js run by npm deno/);
   assert.match(
     invocationWords(bundled),
-    /^DENO_NO_UPDATE_CHECK=yarp-launcher \/repo\/hooks\/pi\/node_modules\/deno\/deno run /,
+    /^DENO_NO_UPDATE_CHECK=yarp-launcher \/pkg\/node_modules\/deno\/deno run /,
   );
+  // Without its own bundle or a Deno to run it, there is nothing to check a copy against.
   assert.match(
-    (locateYarp({ ...base, isFile: (p) => p.endsWith("yarp.js") }) as { error: string }).error,
-    /no Deno/,
+    (yarpChoices({ ...PROBES, which: (n) => n === "yarp" ? "/usr/bin/yarp" : undefined }) as {
+      error: string;
+    }).error,
+    /no build at \/pkg\/dist\/yarp\.js/,
+  );
+});
+
+Deno.test("yarpChoices: inside a checkout the sources are the reference, and come before any copy", () => {
+  const files = [
+    "/repo/main.ts",
+    "/repo/lib/cli/version.ts",
+    "/repo/bin/yarp",
+    "/repo/dist/yarp.js",
+    "/repo/hooks/pi/dist/yarp.js",
+  ];
+  const base = {
+    ...PROBES,
+    packageDir: "/repo/hooks/pi",
+    isFile: (p: string) => files.includes(p),
+    npmDeno: () => "/repo/hooks/pi/node_modules/deno/deno",
+  };
+  // The checkout's bin/yarp on PATH (through a link) is the reference itself, asked once.
+  const linked = yarpChoices({
+    ...base,
+    which: (n) => ({ yarp: "/home/u/bin/yarp", deno: "/usr/bin/deno" })[n],
+    realpath: (p) => p === "/home/u/bin/yarp" ? "/repo/bin/yarp" : p,
+  });
+  assert.deepEqual(described(linked).candidates.slice(0, 2), [
+    "yarp on PATH: /home/u/bin/yarp",
+    "/repo/hooks/pi/dist/yarp.js run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+  ]);
+  assert.equal(described(linked).reference, "yarp on PATH: /home/u/bin/yarp");
+  // No deno on PATH: the sources run by the npm Deno, with the checkout's deno.json.
+  const npmOnly = yarpChoices(base);
+  assert.deepEqual(described(npmOnly), {
+    candidates: [
+      "sources of the checkout: /repo/main.ts run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+      "/repo/hooks/pi/dist/yarp.js run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+      "/repo/dist/yarp.js run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+    ],
+    reference:
+      "sources of the checkout: /repo/main.ts run by npm deno /repo/hooks/pi/node_modules/deno/deno",
+  });
+  assert.ok(!("error" in npmOnly));
+  assert.ok(npmOnly.reference.argv.includes("--config=/repo/deno.json"));
+  assert.ok(npmOnly.reference.argv.includes("--cached-only"));
+  // YARP_PI_BINARY alone is tried, as its own reference.
+  const configured = yarpChoices({
+    ...base,
+    env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined,
+    isFile: (p) => p === "/c/yarp" || files.includes(p),
+  });
+  assert.deepEqual(described(configured), {
+    candidates: ["configured (YARP_PI_BINARY): /c/yarp"],
+    reference: "configured (YARP_PI_BINARY): /c/yarp",
+  });
+  assert.match(
+    (yarpChoices({ ...base, env: (n) => n === "YARP_PI_BINARY" ? "/c/yarp" : undefined }) as {
+      error: string;
+    }).error,
+    /not an executable file/,
   );
 });
 
@@ -327,8 +421,12 @@ Deno.test("the package's version is YARP's version", async () => {
 // ---------------------------------------------------------------------------
 // The wiring, with a fake Pi and a fake YARP.
 
+const BUILD = "0123456789abcdef";
+
 interface FakeYarp {
   version?: string;
+  /** The `--version --build` reply of each candidate, by description (default: the current build). */
+  identities?: Record<string, string>;
   rewrite?: (source: string, args: readonly string[]) => ProcessOutcome;
   reduce?: (stdin: string, args: readonly string[]) => ProcessOutcome;
   trust?: () => ProcessOutcome;
@@ -345,11 +443,13 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
   };
   const deps: ExtensionDeps = {
     version: "0.1.0",
-    locate: () => ({ argv: ["/bin/yarp"], env: {}, description: "fake" }),
-    run: (_binary, args, options) => {
+    locate: () => ({ candidates: [FAKE_BINARY], reference: FAKE_BINARY }),
+    run: (binary, args, options) => {
       calls.push([...args]);
       if (args[0] === "--version") {
-        return Promise.resolve(exit(`yarp ${yarp.version ?? "0.1.0"}\n`));
+        const identity = yarp.identities?.[binary.description] ??
+          `yarp ${yarp.version ?? "0.1.0"} (build ${BUILD})`;
+        return Promise.resolve(exit(`${identity}\n`));
       }
       if (args[0] === "rewrite") {
         return Promise.resolve(
@@ -413,6 +513,7 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
   };
 }
 
+const FAKE_BINARY: YarpBinary = { argv: ["/bin/yarp"], env: {}, description: "fake" };
 const FULL = "FULL OUTPUT\n".repeat(5000);
 /**
  * The fake `yarp rewrite --json`: a wrap decision whose wrapper names the
@@ -426,7 +527,45 @@ const WRAP = (source: string, args: readonly string[] = [], digest = DIGEST) => 
     JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n",
   );
 };
-const DECLINE = (reason: string) => exit(`{"rewrite":false,"reason":"${reason}"}\n`);
+const DECLINE = (reason: string, rule?: string) =>
+  exit(JSON.stringify({ rewrite: false, reason, ...(rule === undefined ? {} : { rule }) }) + "\n");
+
+Deno.test("/yarp: guarded and transform-only commands count under YARP's reason, not as malformed", async () => {
+  // The reply shapes `yarp rewrite --json` gives for these commands.
+  const declined: Record<string, [string, string]> = {
+    "cat README.md": ["transform-only", "pipeline/cat"],
+    "head -5 x": ["transform-only", "pipeline/head"],
+    "sed -n 1,5p x": ["guarded", "exact/sed"],
+    "jq . f.json": ["guarded", "exact/jq"],
+    "tail -f log": ["guarded", "pipeline/guard-tail-follow"],
+  };
+  const h = harness({ rewrite: (source) => DECLINE(...declined[source]) });
+  let id = 0;
+  for (const source of Object.keys(declined)) {
+    const input = { command: source };
+    await h.call("bash", input, `d${id++}`);
+    assert.equal(input.command, source);
+  }
+  const report = await h.command("");
+  assert.match(report, /rewrite:transform-only: 2/);
+  assert.match(report, /rewrite:guarded: 3/);
+  assert.doesNotMatch(report, /malformed/);
+  assert.match(report, /errors: none/);
+});
+
+Deno.test("/yarp: recent archive ids include the results yarp run reduced", async () => {
+  const h = harness({ rewrite: WRAP, reduce: () => exit(MARKED) });
+  const input = { command: "git log" };
+  await h.call("bash", input, "w");
+  const byRun =
+    "b\n[yarp: kept 1 of 900 lines · omitted 899 lines (9,000 bytes) · exact: yarp read 4567cdef]";
+  assert.equal(await h.result("bash", input, byRun, false, "w"), undefined);
+  await h.call("bash", { command: "make | tail" }, "r");
+  assert.ok(await h.result("bash", { command: "make | tail" }, "m".repeat(9000), false, "r"));
+  const report = await h.command("");
+  assert.match(report, /results reduced by yarp run: 1 .*9000 bytes omitted/);
+  assert.match(report, /recent archive ids: 4567cdef, 0123abcd\n/);
+});
 
 Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and exec_command", async () => {
   const h = harness({
@@ -571,6 +710,49 @@ Deno.test("tool_result: full output from Pi's file, notices and isError kept, ya
   assert.match(report, /result:full-output-unavailable: 1/);
   assert.match(report, /archive: \/state\/yarp\/archive\.sqlite3/);
   assert.match(report, /recent archive ids: 0123abcd/);
+});
+
+Deno.test("session start: the fastest copy with the reference's version and build; stale copies passed over", async () => {
+  const copy = (description: string): YarpBinary => ({ argv: [description], env: {}, description });
+  const [onPath, stale, old, reference] = ["on-path", "stale", "old", "reference"].map(copy);
+  const identities = {
+    "on-path": "yarp 0.1.0",
+    stale: "yarp 0.1.0 (build ffffffffffffffff)",
+    old: "yarp 0.0.9 (build 0123456789abcdef)",
+  };
+  const asked: string[] = [];
+  const h = harness({ identities, rewrite: WRAP }, {
+    locate: () => ({ candidates: [onPath, stale, old, reference], reference }),
+  });
+  const doctor = await h.command("doctor");
+  assert.match(doctor, /binary: reference\n/);
+  assert.match(doctor, /binary version: 0\.1\.0 \(build 0123456789abcdef\)/);
+  assert.match(doctor, /passed over: on-path: stale, yarp 0\.1\.0\n/);
+  assert.match(doctor, /passed over: stale: stale, yarp 0\.1\.0 \(build ffffffffffffffff\)/);
+  assert.match(doctor, /passed over: old: yarp 0\.0\.9/);
+  assert.match(doctor, /state: enabled/);
+  const input = { command: "git log" };
+  await h.call("bash", input);
+  assert.match(input.command, /^reference run /);
+  // The reference is asked once, then each faster copy once, in order.
+  asked.push(...h.calls.filter((c) => c[0] === "--version").map((c) => c.join(" ")));
+  assert.deepEqual(asked, Array(4).fill("--version --build"));
+  // The first copy that matches wins; the reference's own answer is not asked again.
+  const fast = harness({ identities: {} }, {
+    locate: () => ({ candidates: [onPath, reference], reference }),
+  });
+  assert.match(await fast.command("doctor"), /binary: on-path\n/);
+  assert.equal(fast.calls.filter((c) => c[0] === "--version").length, 2);
+  // The reference first in line: one `--version`, no build digest asked (costly from source).
+  const first = harness({}, { locate: () => ({ candidates: [reference, onPath], reference }) });
+  assert.match(await first.command("doctor"), /binary: reference\nbinary version: 0\.1\.0/);
+  assert.deepEqual(first.calls.filter((c) => c[0] === "--version"), [["--version"]]);
+  // No copy of the current build: disabled, said once.
+  const none = harness({ identities: { "on-path": "yarp 0.1.0" } }, {
+    locate: () => ({ candidates: [onPath], reference }),
+  });
+  await none.call("bash", { command: "git log" });
+  assert.match(none.notes.join("\n"), /YARP disabled for this session: no copy reports/);
 });
 
 Deno.test("/yarp off|on toggles reduction; /yarp doctor names the binary", async () => {
@@ -771,6 +953,11 @@ Deno.test("the real I/O edge: Pi's full-output file only, pack probes, version f
   } finally {
     await Deno.remove(path);
   }
+  // In this checkout the sources are the reference; no way of starting YARP goes through node.
   const located = deps.locate();
-  assert.ok("error" in located || located.argv.length > 0);
+  assert.ok(!("error" in located), JSON.stringify(located));
+  assert.match(located.reference.description, /^(sources of the checkout|yarp on PATH): /);
+  for (const candidate of located.candidates) {
+    assert.ok(!/(^|\/)node$|\.cjs$/.test(candidate.argv[0]), candidate.description);
+  }
 });

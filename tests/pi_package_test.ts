@@ -1,15 +1,27 @@
 /**
- * The Pi package as npm would publish it (issue 18, item 1): its sources
- * import nothing outside the package, the sandbox copy it carries is
- * lib/base/sandbox.ts and sandbox.json as they are now, and the tarball
- * `npm pack` makes loads alone in a real Pi from a directory outside the
- * repository, running its own `dist/yarp.js` with the npm Deno it depends
- * on. The last test needs the npm registry (the `deno` package) and the
- * cached Pi of the end-to-end tests; set `YARP_PI_E2E=off` to skip it.
+ * The Pi package as npm would publish it: its sources import nothing
+ * outside the package, the sandbox copy it carries is lib/base/sandbox.ts
+ * and sandbox.json as they are now, `npm pack` gives exactly the package's
+ * files and leaves nothing behind, and `pi install` of the tarball works in
+ * one step in a real Pi 0.73.1 and 1.6.0, running its own `dist/yarp.js`
+ * with the npm Deno it depends on. The last two tests need the npm registry
+ * (the `deno` package) and the cached Pi of the end-to-end tests; set
+ * `YARP_PI_E2E=off` to skip them.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { makeProject, ModelServer, pi073, ROOT, runPi, sh } from "./_pi_e2e.ts";
+import {
+  installPiPackage,
+  makeProject,
+  ModelServer,
+  packPiPackage,
+  pi073,
+  pi16,
+  type PiInstall,
+  ROOT,
+  runPi,
+  sh,
+} from "./_pi_e2e.ts";
 
 const PACKAGE = join(ROOT, "hooks/pi");
 
@@ -43,74 +55,127 @@ Deno.test("pi package: every import is inside the package or a node: builtin", a
 });
 
 Deno.test({
-  name: "pi package: the npm pack tarball installs outside the repository and works in Pi alone",
+  name: "pi package: npm pack is self-contained and leaves no copy of the build behind",
+  ignore: Deno.env.get("YARP_PI_E2E") === "off",
+  async fn() {
+    const scratch = await Deno.makeTempDir({ prefix: "yarp-pi-pack-" });
+    try {
+      const tarball = await packPiPackage(scratch);
+      const listing = (await sh(scratch, `tar -tzf "${tarball}"`)).trim().split("\n").sort();
+      const build: string[] = [];
+      for await (const entry of Deno.readDir(join(ROOT, "dist/pi"))) build.push(entry.name);
+      assert.ok(build.includes("yarp.js") && build.includes("_bash_parser.generated.wasm"));
+      assert.deepEqual(
+        listing,
+        [
+          "package/README.md",
+          ...build.map((name) => `package/dist/${name}`),
+          "package/index.ts",
+          "package/package.json",
+          "package/src/_sandbox.generated.json",
+          "package/src/_sandbox.generated.ts",
+          "package/src/bash_result.ts",
+          "package/src/binary.ts",
+          "package/src/decisions.ts",
+          "package/src/extension.ts",
+          "package/src/project_pack.ts",
+          "package/src/session_stats.ts",
+          "package/src/shell_words.ts",
+          "package/src/yarp_process.ts",
+          ...(await Deno.stat(join(ROOT, "LICENSE")).catch(() => null) ? ["package/LICENSE"] : []),
+        ].sort(),
+      );
+      // The packed build is the checkout's split build; npm's postpack removed the copy again.
+      await sh(scratch, `tar -xzf "${tarball}"`);
+      for (const name of build) {
+        assert.deepEqual(
+          await Deno.readFile(join(scratch, "package/dist", name)),
+          await Deno.readFile(join(ROOT, "dist/pi", name)),
+          name,
+        );
+      }
+      assert.equal(await Deno.stat(join(PACKAGE, "dist")).catch(() => null), null);
+    } finally {
+      await Deno.remove(scratch, { recursive: true });
+    }
+  },
+});
+
+/**
+ * Installs the tarball as docs/pi.md says for this Pi, then a session that
+ * loads the installed package with no yarp on PATH: it runs the package's
+ * own dist/yarp.js with the package's npm Deno, and nothing from the
+ * checkout.
+ */
+async function installedSession(pi: PiInstall, tarball: string, scratch: string) {
+  const said = await installPiPackage(pi, tarball, scratch);
+  assert.match(said, /Installed (npm:@yarp\/pi@file:|\/.*\/@yarp\/pi)/);
+  const server = await ModelServer.start(scratch);
+  try {
+    const project = join(scratch, "project");
+    await makeProject(project, 200);
+    // On PATH: a `yarp` of the same version but another build, which must be passed over.
+    const stale = join(scratch, "stale-bin");
+    await Deno.mkdir(stale);
+    await Deno.writeTextFile(
+      join(stale, "yarp"),
+      '#!/bin/sh\n[ "$1" = --version ] && echo "yarp 0.1.0 (build ffffffffffffffff)" && exit 0\nexit 70\n',
+    );
+    await Deno.chmod(join(stale, "yarp"), 0o755);
+    const path = [
+      stale,
+      ...(Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin")),
+    ];
+    const run = await runPi({
+      pi,
+      server,
+      cwd: project,
+      script: [
+        { tool_calls: [{ name: "bash", arguments: { command: "git log" } }] },
+        { tool_calls: [{ name: "bash", arguments: { command: "yarp read {{marker_id}}" } }] },
+        { text: "done" },
+      ],
+      scratch,
+      yarp: false,
+      packages: true,
+      env: { PATH: path.join(":") },
+      more: ["/yarp doctor"],
+    });
+    assert.equal(run.code, 0, run.stderr);
+    // Pi 0.73.1 installs user packages with npm -g, Pi 1.6.0 into its agent dir's npm/.
+    const binary = /binary: (\S+)\/dist\/yarp\.js run by npm deno (\S+)\n/.exec(run.stderr);
+    assert.ok(binary !== null, run.stderr);
+    const [, installed, deno] = binary;
+    assert.ok(installed.startsWith(`${scratch}/`) && installed.endsWith("/node_modules/@yarp/pi"));
+    assert.match(deno, /\/node_modules\/(deno\/deno|@deno\/[\w-]+\/deno)$/);
+    assert.ok(deno.startsWith(`${scratch}/`), deno);
+    assert.ok(!run.stderr.includes(ROOT), `nothing from the checkout: ${run.stderr}`);
+    assert.match(run.stderr, /binary version: 0\.1\.0 \(build [0-9a-f]{16}\)/);
+    assert.match(
+      run.stderr,
+      /passed over: yarp on PATH: .*stale-bin\/yarp: stale, yarp 0\.1\.0 \(build ffffffffffffffff\)/,
+    );
+    assert.match(run.stderr, /state: enabled/);
+    assert.match(run.toolTexts[0], /\[yarp: kept [^\]\n]* · exact: yarp read [0-9a-f]+[ \]]/);
+    assert.equal(run.toolTexts[1].trimEnd(), (await sh(project, "git log")).trimEnd());
+  } finally {
+    await server.stop();
+  }
+}
+
+Deno.test({
+  name:
+    "pi package: pi install of the tarball works in Pi 1.6.0 (one step) and 0.73.1 (npm, then pi)",
   ignore: Deno.env.get("YARP_PI_E2E") === "off",
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    if (!(await Deno.stat(join(ROOT, "dist/yarp.js")).catch(() => null))) {
-      await sh(ROOT, `"${Deno.execPath()}" task build >/dev/null 2>&1`);
-    }
     const scratch = await Deno.makeTempDir({ prefix: "yarp-pi-package-" });
-    const server = await ModelServer.start(scratch);
     try {
-      const packed = await sh(
-        PACKAGE,
-        `npm pack --silent --pack-destination "${scratch}" 2>/dev/null`,
-      );
-      const tarball = join(scratch, packed.trim().split("\n").at(-1)!);
-      const listing = await sh(scratch, `tar -tzf "${tarball}"`);
-      for (
-        const file of [
-          "index.ts",
-          "src/extension.ts",
-          "src/_sandbox.generated.ts",
-          "dist/yarp.js",
-        ]
-      ) {
-        assert.ok(listing.includes(`package/${file}\n`), `${file} is packed`);
-      }
-      assert.ok(!listing.includes("node_modules"), "no node_modules in the tarball");
-      const home = join(scratch, "home");
-      await Deno.mkdir(home);
-      await sh(
-        home,
-        `npm init -y >/dev/null && npm install --no-audit --no-fund --omit=peer "${tarball}" >/dev/null 2>&1`,
-      );
-      const installed = join(home, "node_modules/@yarp/pi");
-      const project = join(scratch, "project");
-      await makeProject(project, 200);
-      const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) =>
-        dir !== join(ROOT, "bin")
-      );
-      const run = await runPi({
-        pi: await pi073(),
-        server,
-        cwd: project,
-        script: [
-          { tool_calls: [{ name: "bash", arguments: { command: "git log" } }] },
-          { text: "done" },
-        ],
-        scratch: join(scratch, "run"),
-        yarp: false,
-        extensions: [join(installed, "index.ts")],
-        env: { PATH: path.join(":") },
-        more: ["/yarp doctor"],
-      });
-      assert.equal(run.code, 0, run.stderr);
-      assert.ok(
-        run.stderr.includes(
-          `binary: ${installed}/dist/yarp.js run by npm deno ${installed}/node_modules/deno/`,
-        ) ||
-          run.stderr.includes(
-            `binary: ${installed}/dist/yarp.js run by npm deno ${home}/node_modules/deno/`,
-          ),
-        run.stderr,
-      );
-      assert.match(run.stderr, /state: enabled/);
-      assert.match(run.toolTexts[0], /\[yarp: kept [^\]\n]* · exact: yarp read [0-9a-f]+[ \]]/);
+      const tarball = await packPiPackage(scratch);
+      await installedSession(await pi073(), tarball, join(scratch, "pi073"));
+      await installedSession(await pi16(), tarball, join(scratch, "pi16"));
     } finally {
-      await server.stop();
       await Deno.remove(scratch, { recursive: true });
     }
   },

@@ -5,14 +5,14 @@
  *
  * @module
  */
-import { accessSync, constants, readFileSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { lstat, open, realpath } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BinaryProbes, locateYarp } from "./src/binary.ts";
+import { type BinaryProbes, yarpChoices } from "./src/binary.ts";
 import { type ExtensionDeps, type PiApi, registerYarp } from "./src/extension.ts";
 import type { ProjectPackProbe } from "./src/project_pack.ts";
 import { runProcess } from "./src/yarp_process.ts";
@@ -36,10 +36,11 @@ function packageVersion(): string {
   return typeof manifest?.version === "string" ? manifest.version : "unknown";
 }
 
+/** A regular file (symlinks followed) that is executable, or for `.js` and `.ts` one at all. */
 function executable(path: string): boolean {
   try {
-    accessSync(path, path.endsWith(".js") ? constants.R_OK : constants.X_OK);
-    return true;
+    const info = statSync(path);
+    return info.isFile() && (/\.[jt]s$/.test(path) || (info.mode & 0o111) !== 0);
   } catch {
     return false;
   }
@@ -56,18 +57,43 @@ const probes: BinaryProbes = {
     return undefined;
   },
   isFile: executable,
-  npmDeno: () => {
+  npmDeno,
+  realpath: (path) => {
     try {
-      const require = createRequire(join(PACKAGE_DIR, "package.json"));
-      const dir = dirname(require.resolve("deno/package.json"));
-      const path = join(dir, process.platform === "win32" ? "deno.exe" : "deno");
-      return executable(path) ? path : undefined;
+      return realpathSync(path);
     } catch {
-      return undefined;
+      return path;
     }
   },
   packageDir: PACKAGE_DIR,
 };
+
+/**
+ * The Deno executable of the package's npm `deno` dependency: the copy its
+ * postinstall script puts beside it, else the platform package's own
+ * (`@deno/linux-x64-glibc`, …; npm may skip install scripts). Never the
+ * package's `bin.cjs`, a node script that starts Deno as its child (a
+ * second process start on every call).
+ */
+function npmDeno(): string | undefined {
+  const exe = process.platform === "win32" ? "deno.exe" : "deno";
+  try {
+    const require = createRequire(join(PACKAGE_DIR, "package.json"));
+    const dir = dirname(require.resolve("deno/package.json"));
+    if (executable(join(dir, exe))) return join(dir, exe);
+    const libc = process.platform === "linux" ? "-glibc" : "";
+    const platform = `@deno/${
+      process.platform === "win32" ? "win32" : process.platform
+    }-${process.arch}${libc}`;
+    const own = join(
+      dirname(createRequire(join(dir, "package.json")).resolve(`${platform}/package.json`)),
+      exe,
+    );
+    return executable(own) ? own : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Reads Pi's `$TMPDIR/pi-bash-*.log` whole, only when its text ends with what Pi showed. */
 async function readFullOutput(path: string, visible: string): Promise<string | undefined> {
@@ -121,7 +147,7 @@ const packProbe: ProjectPackProbe = {
 export function realDeps(): ExtensionDeps {
   return {
     version: packageVersion(),
-    locate: () => locateYarp(probes),
+    locate: () => yarpChoices(probes),
     run: (binary, args, options) =>
       runProcess([...binary.argv, ...args], { ...options, env: binary.env }),
     readFullOutput,

@@ -6,7 +6,7 @@
  */
 import { quotedArg } from "../base/printable_text.ts";
 import { processTextIo, type TextIo } from "./io.ts";
-import { YARP_VERSION } from "./version.ts";
+import { buildDigest, YARP_VERSION } from "./version.ts";
 import { dropRuntimeEnv } from "../config/env.ts";
 import { firstLine, sandboxMessage } from "../base/error_message.ts";
 
@@ -36,7 +36,7 @@ usage:
   yarp setup claude-code|codex [--project|--user] [--uninstall] [--dry-run]
   yarp setup --status
   yarp doctor
-  yarp --version
+  yarp --version [--build]
 `;
 
 type Command = (args: string[], io: TextIo) => Promise<number>;
@@ -80,7 +80,9 @@ export async function main(args: string[], io: TextIo = processTextIo): Promise<
     return 0;
   }
   if (name === "--version" || name === "-V") {
-    io.out(`yarp ${YARP_VERSION}\n`);
+    // `--build` adds the build digest, so a caller can tell two builds of one version apart.
+    const build = rest[0] === "--build" ? ` (build ${await buildDigest()})` : "";
+    io.out(`yarp ${YARP_VERSION}${build}\n`);
     return 0;
   }
   const load = COMMANDS[name];

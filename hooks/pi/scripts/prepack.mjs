@@ -4,10 +4,22 @@
 //   lib/base/sandbox.ts (importing the JSON beside it) and lib/base/sandbox.json,
 //   so the package needs nothing outside itself (tests/pi_package_test.ts checks
 //   the committed copies are current);
-// - copies the single-file build dist/yarp.js (`deno task build`) into the
-//   package's dist/, which the npm Deno dependency runs when no yarp is on PATH.
+// - copies the split build dist/pi/ (`deno task build`: entry yarp.js, its
+//   modules and the shell parser's WebAssembly) into the package's dist/, which
+//   the npm Deno dependency runs when no yarp is on PATH, and the repository's
+//   LICENSE, when there is one.
 // `--check` only compares the generated files and exits 1 when one is stale.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// `--clean` (run by npm as `postpack`) removes the copies again, so no copy
+// is left in the checkout to go stale.
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -40,7 +52,10 @@ function generated() {
   ];
 }
 
-if (process.argv.includes("--check")) {
+if (process.argv.includes("--clean")) {
+  rmSync(join(PACKAGE, "dist"), { recursive: true, force: true });
+  rmSync(join(PACKAGE, "LICENSE"), { force: true });
+} else if (process.argv.includes("--check")) {
   for (const [path, text] of generated()) {
     const target = join(PACKAGE, path);
     if (!existsSync(target) || readFileSync(target, "utf8") !== text) {
@@ -54,13 +69,19 @@ if (process.argv.includes("--check")) {
   for (const [path, text] of generated()) {
     writeFileSync(join(PACKAGE, path), text);
   }
-  const bundle = join(REPO, "dist/yarp.js");
-  if (!existsSync(bundle)) {
+  const build = join(REPO, "dist/pi");
+  if (!existsSync(join(build, "yarp.js"))) {
     process.stderr.write(
-      `prepack: ${bundle} is missing; run 'deno task build' first\n`,
+      `prepack: ${build}/yarp.js is missing; run 'deno task build' first\n`,
     );
     process.exit(1);
   }
+  rmSync(join(PACKAGE, "dist"), { recursive: true, force: true });
   mkdirSync(join(PACKAGE, "dist"), { recursive: true });
-  copyFileSync(bundle, join(PACKAGE, "dist/yarp.js"));
+  for (const name of readdirSync(build)) {
+    copyFileSync(join(build, name), join(PACKAGE, "dist", name));
+  }
+  if (existsSync(join(REPO, "LICENSE"))) {
+    copyFileSync(join(REPO, "LICENSE"), join(PACKAGE, "LICENSE"));
+  }
 }

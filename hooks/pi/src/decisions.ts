@@ -89,23 +89,28 @@ export function processFailure(outcome: ProcessOutcome): PassReason | undefined 
   return outcome.code === 0 ? undefined : "exit-nonzero";
 }
 
-/** `yarp rewrite --json`'s decision, read strictly. */
+/**
+ * `yarp rewrite --json`'s decision, read strictly. A declined source may
+ * name the rule that declined it (`guarded`, `transform-only`).
+ */
 export type RewriteDecision =
   | { readonly rewrite: true; readonly rule: string; readonly command: string }
-  | { readonly rewrite: false; readonly reason: string };
+  | { readonly rewrite: false; readonly reason: string; readonly rule?: string };
 
 const REASON_CODE = /^[a-z][a-z0-9-]{0,63}(?::[a-z][a-z0-9-]{0,63})?$/;
 const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
 const KEYS = ["rewrite", "reason", "rule", "command"];
 
 /**
- * Reads `yarp rewrite --json`'s reply: exit 0 and exactly one line holding
- * one JSON object with only `rewrite` (boolean), `reason` (a code such as
- * `rewritten`, `not-simple-command`, `parse:syntax-error`), and, exactly
- * when `rewrite` is true (`reason` is `rewritten`), `rule` (the rule id)
- * and `command` (the wrapper line: `yarp run --expect-rule RULE … -- …`).
- * Anything else gives the pass-through reason that leaves the command as
- * written.
+ * Reads `yarp rewrite --json`'s reply (docs/shell.md, `yarp rewrite`): exit
+ * 0 and exactly one line holding one JSON object with only `rewrite`
+ * (boolean), `reason` (a code such as `rewritten`, `not-simple-command`,
+ * `parse:syntax-error`), `rule` (the rule id: always when `rewrite` is
+ * true, and when a rule declined the source, as for `guarded` and
+ * `transform-only`) and, exactly when `rewrite` is true (`reason` is
+ * `rewritten`), `command` (the wrapper line: `yarp run --expect-rule RULE …
+ * -- …`). Anything else gives the pass-through reason that leaves the
+ * command as written.
  *
  * @example
  * ```ts
@@ -118,6 +123,9 @@ const KEYS = ["rewrite", "reason", "rule", "command"];
  * });
  * deepEqual(readRewriteJson(exit('{"rewrite":false,"reason":"redirect"}\n')), {
  *   decision: { rewrite: false, reason: "redirect" },
+ * });
+ * deepEqual(readRewriteJson(exit('{"rewrite":false,"reason":"guarded","rule":"exact/sed"}\n')), {
+ *   decision: { rewrite: false, reason: "guarded", rule: "exact/sed" },
  * });
  * deepEqual(readRewriteJson(exit("yarp run -- git log\n")), { reason: "malformed-reply" });
  * ```
@@ -152,19 +160,20 @@ export function readRewriteJson(
   ) {
     return malformed;
   }
+  const ruleId = typeof rule === "string" && RULE_ID.test(rule) ? rule : undefined;
+  if (rule !== undefined && ruleId === undefined) return malformed;
   if (!rewrite) {
-    return rule === undefined && command === undefined
-      ? { decision: { rewrite, reason } }
-      : malformed;
+    if (command !== undefined) return malformed;
+    return {
+      decision: ruleId === undefined ? { rewrite, reason } : { rewrite, reason, rule: ruleId },
+    };
   }
-  if (typeof rule !== "string" || !RULE_ID.test(rule) || typeof command !== "string") {
-    return malformed;
-  }
-  const wrapper = `yarp run --expect-rule ${rule} `;
+  if (ruleId === undefined || typeof command !== "string") return malformed;
+  const wrapper = `yarp run --expect-rule ${ruleId} `;
   if (!command.startsWith(wrapper) || !command.includes(" -- ") || command.includes("\n")) {
     return malformed;
   }
-  return { decision: { rewrite, rule, command } };
+  return { decision: { rewrite, rule: ruleId, command } };
 }
 
 /** A rule pack the wrapper names, with the digest `yarp run` must find again. */
@@ -182,11 +191,25 @@ export function withInvocation(command: string, invocation: string): string {
   return invocation + command.slice("yarp".length);
 }
 
-/** `yarp --version` prints `yarp X.Y.Z`; returns `X.Y.Z`, or undefined for anything else. */
-export function readVersionReply(outcome: ProcessOutcome): string | undefined {
+/**
+ * `yarp --version --build` prints `yarp X.Y.Z (build D)` (16 hex digits; a
+ * YARP without build digests prints `yarp X.Y.Z`); returns the version and
+ * the build, or undefined for anything else.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * import { readVersionReply } from "./decisions.ts";
+ * const reply = { kind: "exit" as const, code: 0, stdout: "yarp 0.1.0 (build 0123456789abcdef)\n", stderr: "" };
+ * deepEqual(readVersionReply(reply), { version: "0.1.0", build: "0123456789abcdef" });
+ * ```
+ */
+export function readVersionReply(
+  outcome: ProcessOutcome,
+): { readonly version: string; readonly build: string | undefined } | undefined {
   if (processFailure(outcome) !== undefined || outcome.kind !== "exit") return undefined;
-  const match = /^yarp (\S+)\n?$/.exec(outcome.stdout);
-  return match === null ? undefined : match[1];
+  const match = /^yarp (\S+?)(?: \(build ([0-9a-f]{16})\))?\n?$/.exec(outcome.stdout);
+  return match === null ? undefined : { version: match[1], build: match[2] };
 }
 
 const MARKER = /\[yarp: [^\n\]]*· exact: yarp read ([0-9a-f]{4,64})[ \]]/;

@@ -5,10 +5,13 @@
  * would block the tool, so every handler catches everything and leaves the
  * command or result exactly as it was.
  *
- * Flow (seed 001 "Runtime flow", seed 000 "Pi integration"):
- * - session start: find the binary, compare `yarp --version` with the
- *   extension's version (a mismatch disables rewriting and reduction and is
- *   said once), and note whether Pi trusts the project.
+ * Flow (docs/pi.md, "What it does"):
+ * - session start: ask the reference copy (the checkout's sources, or the
+ *   package's own build) for `yarp --version --build`; its version must be
+ *   the extension's (a mismatch disables rewriting and reduction and is said
+ *   once); then use the fastest way to start YARP that reports the same
+ *   version and build, so a stale copy is never used. When the reference
+ *   itself is the fastest, `yarp --version` alone is asked.
  * - `tool_call` (`bash`, or `exec_command` with `cmd`): remember the
  *   original command by tool-call id; skip sources that certainly are not
  *   one simple command (`certainlyCompound`: YARP never wraps them); else
@@ -27,6 +30,7 @@ import { joinReducedResult, splitBashResult } from "./bash_result.ts";
 import {
   decideReducedResult,
   isYarpCommand,
+  markerArchiveId,
   markerOmittedBytes,
   type PassReason,
   type ProcessOutcome,
@@ -37,7 +41,7 @@ import {
   type WrapperPack,
 } from "./decisions.ts";
 import { certainlyCompound } from "./shell_words.ts";
-import { invocationWords, type YarpBinary } from "./binary.ts";
+import { invocationWords, type YarpBinary, type YarpChoices } from "./binary.ts";
 import {
   EMPTY_STATS,
   recordEvent,
@@ -70,8 +74,8 @@ export interface PiApi {
 export interface ExtensionDeps {
   /** The extension's own version (package.json). */
   readonly version: string;
-  /** Finds the binary once per session. */
-  readonly locate: () => YarpBinary | { error: string };
+  /** Lists the ways to start YARP once per session. */
+  readonly locate: () => YarpChoices | { error: string };
   /** Runs the binary with YARP's arguments. */
   readonly run: (
     binary: YarpBinary,
@@ -101,8 +105,11 @@ export const MIN_REDUCE_CHARS = 512;
 
 interface Readiness {
   readonly binary: YarpBinary | undefined;
+  /** What the binary in use (or the reference) printed for `--version --build`. */
   readonly binaryVersion: string | undefined;
   readonly disabledReason: string | undefined;
+  /** Faster copies passed over, and why (for `/yarp doctor`). */
+  readonly passedOver: readonly string[];
 }
 
 /** Registers the YARP handlers and the `/yarp` command on `pi`. */
@@ -124,34 +131,84 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     else deps.stderr(message);
   };
 
+  const identify = async (binary: YarpBinary, ctx: PiContext, build = true) => {
+    const outcome = await deps.run(binary, build ? ["--version", "--build"] : ["--version"], {
+      timeoutMs: VERSION_TIMEOUT_MS,
+      cwd: ctx.cwd,
+    });
+    return { outcome, identity: readVersionReply(outcome) };
+  };
+  /** A binary that timed out once is not asked again this session, so a hang costs one timeout. */
+  let hung: string | undefined;
+  const noteTimeout = (ctx: PiContext, outcome: ProcessOutcome, what: string) => {
+    if (outcome.kind !== "timeout" || hung !== undefined) return;
+    hung = `'yarp ${what}' timed out`;
+    say(ctx, `YARP disabled for this session: ${hung}`, "warning");
+  };
   const prepare = (ctx: PiContext): Promise<Readiness> => {
     ready ??= (async (): Promise<Readiness> => {
       const located = deps.locate();
       if ("error" in located) {
-        return { binary: undefined, binaryVersion: undefined, disabledReason: located.error };
-      }
-      const outcome = await deps.run(located, ["--version"], {
-        timeoutMs: VERSION_TIMEOUT_MS,
-        cwd: ctx.cwd,
-      });
-      const version = readVersionReply(outcome);
-      if (version === undefined) {
         return {
-          binary: located,
+          binary: undefined,
           binaryVersion: undefined,
-          disabledReason: `'yarp --version' failed (${
-            outcome.kind === "exit" ? `exit ${outcome.code}` : outcome.kind
-          })`,
+          disabledReason: located.error,
+          passedOver: [],
         };
       }
-      if (version !== deps.version) {
-        return {
-          binary: located,
-          binaryVersion: version,
-          disabledReason: `version mismatch: extension ${deps.version}, binary ${version}`,
-        };
+      const { candidates, reference } = located;
+      const same = (candidate: YarpBinary) =>
+        candidate === reference ||
+        JSON.stringify(candidate.argv) === JSON.stringify(reference.argv);
+      // The reference first in line is used as it is: no other copy to compare, so no build
+      // digest to ask for (from source it is computed from the files, the one costly part).
+      const ref = await identify(reference, ctx, !same(candidates[0]));
+      const failed = (binary: YarpBinary, outcome: ProcessOutcome): Readiness => ({
+        binary,
+        binaryVersion: undefined,
+        disabledReason: `'yarp --version --build' failed (${
+          outcome.kind === "exit" ? `exit ${outcome.code}` : outcome.kind
+        }): ${binary.description}`,
+        passedOver: [],
+      });
+      if (ref.identity === undefined) return failed(reference, ref.outcome);
+      const wanted = ref.identity;
+      const passedOver: string[] = [];
+      for (const candidate of candidates) {
+        const got = same(candidate) ? ref : await identify(candidate, ctx);
+        if (got.identity === undefined) {
+          if (candidates.length === 1) return failed(candidate, got.outcome);
+          passedOver.push(`${candidate.description}: no answer`);
+          continue;
+        }
+        const line = describeIdentity(got.identity);
+        if (got.identity.version !== deps.version) {
+          if (candidates.length > 1) {
+            passedOver.push(`${candidate.description}: yarp ${line}`);
+            continue;
+          }
+          return {
+            binary: candidate,
+            binaryVersion: line,
+            disabledReason:
+              `version mismatch: extension ${deps.version}, binary ${got.identity.version}`,
+            passedOver,
+          };
+        }
+        if (got.identity.build !== wanted.build) {
+          passedOver.push(`${candidate.description}: stale, yarp ${line}`);
+          continue;
+        }
+        return { binary: candidate, binaryVersion: line, disabledReason: undefined, passedOver };
       }
-      return { binary: located, binaryVersion: version, disabledReason: undefined };
+      return {
+        binary: undefined,
+        binaryVersion: describeIdentity(wanted),
+        disabledReason: wanted.version !== deps.version
+          ? `version mismatch: extension ${deps.version}, binary ${wanted.version}`
+          : `no copy reports the current build ${wanted.build ?? "(none)"}`,
+        passedOver,
+      };
     })();
     return ready.then((state) => {
       if (state.disabledReason !== undefined && !noticeShown) {
@@ -189,13 +246,6 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     if (off) return "off";
     const state = await prepare(ctx);
     return state.disabledReason === undefined && hung === undefined ? state : "disabled";
-  };
-  /** A binary that timed out once is not asked again this session, so a hang costs one timeout. */
-  let hung: string | undefined;
-  const noteTimeout = (ctx: PiContext, outcome: ProcessOutcome, what: string) => {
-    if (outcome.kind !== "timeout" || hung !== undefined) return;
-    hung = `'yarp ${what}' timed out`;
-    say(ctx, `YARP disabled for this session: ${hung}`, "warning");
   };
 
   pi.on("session_start", async (_event: never, ctx: PiContext) => {
@@ -297,7 +347,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         const text = textOf(content);
         const omitted = text === undefined ? undefined : markerOmittedBytes(text);
         if (text !== undefined && omitted !== undefined) {
-          record({ kind: "reduced-by-run", charsAfter: text.length, omittedBytes: omitted });
+          record({
+            kind: "reduced-by-run",
+            charsAfter: text.length,
+            omittedBytes: omitted,
+            archiveId: markerArchiveId(text),
+          });
         }
         return pass("wrapped");
       }
@@ -425,16 +480,24 @@ function firstLine(text: string): string {
   return text.split("\n", 1)[0].slice(0, 200);
 }
 
-/** `/yarp doctor`: which binary, its version and whether YARP is on. */
+/** `/yarp doctor`: which binary, its version and build, what was passed over, whether YARP is on. */
 function doctorText(state: Readiness, version: string): string {
   return [
     `YARP extension ${version}`,
     `binary: ${state.binary?.description ?? "none found"}`,
     `binary version: ${state.binaryVersion ?? "unknown"}`,
+    ...state.passedOver.map((line) => `passed over: ${line}`),
     `state: ${
       state.disabledReason === undefined ? "enabled" : `disabled: ${state.disabledReason}`
     }`,
   ].join("\n");
+}
+
+/** `X.Y.Z (build D)` as `yarp --version --build` says it. */
+function describeIdentity(identity: { version: string; build: string | undefined }): string {
+  return identity.build === undefined
+    ? identity.version
+    : `${identity.version} (build ${identity.build})`;
 }
 
 /** The archive location from `yarp archive stats --json`, or the first line YARP said. */

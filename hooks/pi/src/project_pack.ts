@@ -1,6 +1,6 @@
 /**
  * Decides whether the project pack `.yarp/rules.yrp` is passed to YARP
- * (seed 000 "External pack loading", "Pi project packs"). All of these must
+ * (docs/pi.md, "Project packs and trust"). All of these must
  * hold: Pi trusts the project (`ctx.isProjectTrusted()`, where Pi has it;
  * Pi 0.73.1 has none, so YARP's trust alone decides there); the file is in
  * the project root's `.yarp/` and resolves, symlinks followed, to a regular

@@ -17,7 +17,13 @@ export type SessionEvent =
     readonly charsAfter: number;
     readonly archiveId: string;
   }
-  | { readonly kind: "reduced-by-run"; readonly charsAfter: number; readonly omittedBytes: number }
+  | {
+    readonly kind: "reduced-by-run";
+    readonly charsAfter: number;
+    readonly omittedBytes: number;
+    /** The archive id its marker names, when it names one. */
+    readonly archiveId: string | undefined;
+  }
   | {
     readonly kind: "pass";
     readonly stage: "rewrite" | "result";
@@ -45,7 +51,7 @@ export interface SessionStats {
   readonly errors: Readonly<Record<string, number>>;
   /** The last few error lines (at most {@link MAX_ERROR_LINES}). */
   readonly lastErrors: readonly string[];
-  /** Archive ids of reduced results, newest last (at most {@link MAX_IDS}). */
+  /** Archive ids of reduced results (`result-reduce` and `yarp run`), newest last (at most {@link MAX_IDS}). */
   readonly archiveIds: readonly string[];
 }
 
@@ -101,6 +107,9 @@ export function recordEvent(stats: SessionStats, event: SessionEvent): SessionSt
         reducedByRun: stats.reducedByRun + 1,
         runCharsAfter: stats.runCharsAfter + event.charsAfter,
         runOmittedBytes: stats.runOmittedBytes + event.omittedBytes,
+        archiveIds: event.archiveId === undefined
+          ? stats.archiveIds
+          : [...stats.archiveIds, event.archiveId].slice(-MAX_IDS),
       };
     case "pass":
       return { ...stats, passThrough: bump(stats.passThrough, `${event.stage}:${event.reason}`) };
