@@ -3,7 +3,8 @@
  * `dist/yarp.js` with `deno bundle` (run it with `deno run` and the flags of
  * `lib/base/sandbox.json`), when `DENORT_BIN` names a denort runtime the
  * self-contained program `dist/yarp` with `deno compile` of that bundle, and
- * `dist/SHA256SUMS` over what it wrote. Same sources, same bytes
+ * `dist/SHA256SUMS` over what it wrote; it first caches the npm packages
+ * `main.ts` needs (`deno install`). Same sources, same bytes
  * (tests/release_test.ts). Exits non-zero when a step fails or the version
  * in `deno.json` and `lib/cli/version.ts` differ. See docs/release.md.
  *
@@ -129,6 +130,9 @@ if (import.meta.main) {
   const version = await stampedVersion();
   await Deno.mkdir(out, { recursive: true });
   const bundle = join(out, "yarp.js");
+  // `deno bundle` reads npm packages from the Deno cache and never fetches one itself: on a
+  // fresh cache it would fail on the first package the caller's run had not needed yet.
+  if (!await deno(["install", "--quiet", "--entrypoint", "main.ts"])) Deno.exit(1);
   const bundled = await deno([
     "bundle",
     "--quiet",

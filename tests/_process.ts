@@ -81,6 +81,45 @@ async function feed(stdin: WritableStream<Uint8Array>, bytes: Uint8Array): Promi
   await writer.close();
 }
 
+/**
+ * The variables a child started with a cleared environment still needs from
+ * this machine: where Deno keeps its module cache, how TLS is verified (a
+ * TLS-inspecting proxy's CA, which Deno and npm read from
+ * `NODE_EXTRA_CA_CERTS`, `DENO_CERT` or `SSL_CERT_FILE`) and which proxy to
+ * use. Nothing else of the test's environment reaches such a child.
+ */
+export const MACHINE_ENV_NAMES: readonly string[] = [
+  "DENO_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+];
+
+/**
+ * This process's values of {@link MACHINE_ENV_NAMES} that are set, with
+ * `DENO_DIR` always present: Deno's default cache (`$XDG_CACHE_HOME/deno`,
+ * else `$HOME/.cache/deno`) is made explicit, so a child given another HOME
+ * still finds the modules this test run cached.
+ */
+export function machineEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of MACHINE_ENV_NAMES) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const cacheHome = Deno.env.get("XDG_CACHE_HOME") || join(Deno.env.get("HOME") ?? "/", ".cache");
+  env.DENO_DIR ??= join(cacheHome, "deno");
+  return env;
+}
+
 /** A finished command's exit code and its stdout and stderr decoded as UTF-8. */
 export interface TextOutput {
   readonly code: number;
