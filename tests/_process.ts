@@ -120,6 +120,47 @@ export function machineEnv(): Record<string, string> {
   return env;
 }
 
+/**
+ * The name and `ignore` flag of a test that can run only where `available`:
+ * elsewhere it is registered as ignored (never passed), its name ending in
+ * `(ignored: WHY)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(onlyWhere(false, "needs strace", "strace is not installed"), {
+ *   name: "needs strace (ignored: strace is not installed)",
+ *   ignore: true,
+ * });
+ * ```
+ */
+export function onlyWhere(
+  available: boolean,
+  name: string,
+  why: string,
+): { name: string; ignore: boolean } {
+  return available ? { name, ignore: false } : { name: `${name} (ignored: ${why})`, ignore: true };
+}
+
+/**
+ * Whether this process may mount a tmpfs (root, mount(8) and the capability
+ * to use it): tried once on a scratch directory, which is then unmounted and
+ * removed. Tests that need mounts are registered with `ignore` when not.
+ */
+export function canMountTmpfs(): boolean {
+  const dir = Deno.makeTempDirSync({ prefix: "yarp_mount_probe_" });
+  try {
+    const quiet = { stdout: "null", stderr: "null" } as const;
+    const mount = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir];
+    if (!new Deno.Command("mount", { args: mount, ...quiet }).outputSync().success) return false;
+    return new Deno.Command("umount", { args: [dir], ...quiet }).outputSync().success;
+  } catch {
+    return false;
+  } finally {
+    Deno.removeSync(dir);
+  }
+}
+
 /** A finished command's exit code and its stdout and stderr decoded as UTF-8. */
 export interface TextOutput {
   readonly code: number;

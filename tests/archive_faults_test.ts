@@ -5,14 +5,14 @@
  * bounded memory, reading works on a read-only or full disk, pruning gives
  * the space back, and the write lock is never held for an output's bytes.
  *
- * Mounts (tmpfs, read-only remount) need root, as in CI; without it those
- * steps are skipped with a message saying so.
+ * Mounts (tmpfs, read-only remount) need root, as in CI; where this
+ * process cannot mount, that test is registered as ignored.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { base64Pieces, jsonTextPieces } from "../lib/cli/read.ts";
 import { chunksAt, concatBytes, cutPoints } from "./_bytes.ts";
-import { ROOT, runYarp, spawn, tempDir } from "./_process.ts";
+import { canMountTmpfs, onlyWhere, ROOT, runYarp, spawn, tempDir } from "./_process.ts";
 
 const mounts: string[] = [];
 const DIR = await tempDir("yarp_archive_faults_", () => {
@@ -106,16 +106,6 @@ function withMarker(size: number, seed: string): { bytes: Uint8Array; marker: Ui
   const marker = encoder.encode(`MARK-${seed}-`.padEnd(300, "#"));
   bytes.set(marker, Math.floor(size / 2));
   return { bytes, marker };
-}
-
-function canMount(): boolean {
-  try {
-    const id = new Deno.Command("id", { args: ["-u"], stdout: "piped" }).outputSync();
-    return decoder.decode(id.stdout).trim() === "0" &&
-      new Deno.Command("mount", { args: ["--version"], stdout: "null" }).outputSync().success;
-  } catch {
-    return false;
-  }
 }
 
 function mount(args: string[]): void {
@@ -259,13 +249,13 @@ Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScr
 
 // ------------------------------------------------------------ item 4: read-only and full disks
 
-Deno.test("item 4: read, search and archive stats work on a read-only or full state disk", async (t) => {
-  if (!canMount()) {
-    console.log(
-      "skipped: needs root and mount(8) for tmpfs and read-only remounts (CI runs as root)",
-    );
-    return;
-  }
+Deno.test({
+  ...onlyWhere(
+    canMountTmpfs(),
+    "item 4: read, search and archive stats work on a read-only or full state disk",
+    "this process cannot mount a tmpfs; CI runs as root",
+  ),
+}, async (t) => {
   const check = async (env: Record<string, string>, id: string, bytes: Uint8Array) => {
     const read = await yarp(["read", id], env);
     assert.equal(read.code, 0, read.stderr);

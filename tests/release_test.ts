@@ -10,7 +10,15 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoRunArgs, SANDBOX } from "../lib/base/sandbox.ts";
 import { YARP_VERSION } from "../lib/cli/version.ts";
-import { machineEnv, ROOT, spawnText, type TextOutput, withTempDir, YARP } from "./_process.ts";
+import {
+  machineEnv,
+  onlyWhere,
+  ROOT,
+  spawnText,
+  type TextOutput,
+  withTempDir,
+  YARP,
+} from "./_process.ts";
 
 const DENO = Deno.execPath();
 /**
@@ -274,8 +282,7 @@ Deno.test("deno install --global into a temporary DENO_INSTALL_ROOT gives a work
     const caller = await run(yarp, ["run", "--", "env"], runEnv, project);
     assert.doesNotMatch(caller.stdout, /DENO_NO_UPDATE_CHECK/, "the child gets the caller's env");
     await t.step({
-      name: "opens no socket under strace (ignored where strace is not installed)",
-      ignore: !CAN_TRACE,
+      ...onlyWhere(CAN_TRACE, "opens no socket under strace", "strace is not installed"),
       fn: async () => {
         const log = join(home, "strace.log");
         // With the profile line docs/release.md recommends for an installed yarp; the update
@@ -352,9 +359,11 @@ Deno.test("the CI recipe's commands in a clean HOME and Deno cache: exit code, a
 const DENORT = Deno.env.get("DENORT_BIN");
 
 Deno.test({
-  // docs/release.md says where a denort comes from.
-  name: "dist/yarp (deno compile) behaves as the bundle (ignored unless DENORT_BIN names a denort)",
-  ignore: !DENORT,
+  ...onlyWhere(
+    DENORT !== undefined,
+    "dist/yarp (deno compile) behaves as the bundle",
+    "DENORT_BIN does not name a denort; docs/release.md says where one comes from",
+  ),
   fn: async () => {
     await withTempDir(async (out) => {
       await build(out, { DENORT_BIN: DENORT! });

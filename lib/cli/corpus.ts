@@ -38,7 +38,12 @@ export function parseAnalyzeArgs(args: readonly string[]): AnalyzeArgs | { error
   const parsed = parseArgs(args, { flags: ["--json"], options: ["--html", "--workers"] });
   if ("error" in parsed) return parsed;
   const files = [...parsed.positionals, ...parsed.rest ?? []];
-  if (files.length === 0) return { error: "expected at least one corpus file" };
+  if (files.length === 0) {
+    return {
+      error: "name a corpus file: JSON Lines records, gzip allowed " +
+        "(`yarp corpus import` makes one; docs/corpus.md)",
+    };
+  }
   if (files.includes("")) return { error: "empty corpus file path" };
   const html = parsed.values.get("--html");
   if (html === "") return { error: "--html: missing path" };
