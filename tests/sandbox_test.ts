@@ -1,5 +1,5 @@
 /**
- * The sandbox holds (issue 13, items 6, 8 and 10): no YARP process opens an
+ * The sandbox holds (docs/release.md, "The sandbox"): no YARP process opens an
  * internet socket or connects anywhere (Deno's update check and npm
  * metadata fetches included, with a Deno cache that holds the package files
  * but no registry metadata), the child's environment stays the caller's,

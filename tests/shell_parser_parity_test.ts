@@ -2,8 +2,8 @@
  * Parity of the static parser module (lib/shell/bash_parser.ts) with
  * web-tree-sitter 0.25.10 and tree-sitter-bash 0.25.1's own grammar module:
  * the same shell model (`parse` and `census`) and the same tree, node by
- * node, on every command of both development corpora (read at test time,
- * never copied; skipped when absent), on 40,000 generated commands of real
+ * node, on every command of both recorded corpora (`$YARP_CORPUS_DIR`, read
+ * at test time, never copied; ignored when unset: docs/corpus.md), on 40,000 generated commands of real
  * shapes and on random text that exercises error recovery.
  */
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 /**
  * `yarp corpus import PATH… --output FILE.jsonl.gz` and
  * `yarp corpus analyze FILE… [--json] [--html REPORT.html] [--workers N]`
- * (DESIGN.md, "Corpus and measurement"; docs/corpus.md).
+ * (docs/architecture.md, "Corpus and measurement"; docs/corpus.md).
  *
  * `analyze` replays every record through the production engine and prints
  * aggregates only: the text report (or `--json`, the same figures as one

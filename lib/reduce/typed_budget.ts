@@ -11,7 +11,7 @@ import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
 import { MAX_CANDIDATES } from "./_word_candidates.ts";
 import { MAX_TERM_BYTES, MAX_TERMS } from "./source_terms.ts";
 
-/** The success budget of a typed result (seed 001: 512 bytes, measured against 384 and 704). */
+/** The success budget of a typed result (512 bytes, measured against 384 and 704: docs/rules.md). */
 export const SUCCESS_BUDGET_BYTES = 512;
 
 /** Lines after a failure kept as its context. */
