@@ -99,6 +99,25 @@ export function escapeNonAscii(source: string): string {
 }
 
 /**
+ * The URL a release's `yarp.js` is published at, from the one setting that
+ * names where releases live (`deno.json`'s `repository`) and the version:
+ * `REPOSITORY/releases/download/vVERSION/yarp.js` (docs/release.md).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { releaseUrl } from "./build.ts";
+ * assert.equal(
+ *   releaseUrl({ repository: "https://github.com/o/yarp/", version: "1.2.3" }),
+ *   "https://github.com/o/yarp/releases/download/v1.2.3/yarp.js",
+ * );
+ * ```
+ */
+export function releaseUrl(config: { repository: string; version: string }): string {
+  return `${config.repository.replace(/\/+$/, "")}/releases/download/v${config.version}/yarp.js`;
+}
+
+/**
  * Fails unless `lib/cli/version.ts` and `deno.json` name the same version;
  * returns it. The bundle and the compiled program both carry it through
  * `version.ts`, and `yarp --version` prints it.
@@ -144,6 +163,8 @@ if (import.meta.main) {
   if (!bundled) Deno.exit(1);
   await Deno.writeTextFile(bundle, startupRewrite(await Deno.readTextFile(bundle)));
   console.log(`wrote ${bundle} (yarp ${version})`);
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  console.log(`publish it as ${releaseUrl(config)}`);
   const names = ["yarp.js"];
 
   if (Deno.env.get("DENORT_BIN")) {

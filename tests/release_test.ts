@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoRunArgs, SANDBOX } from "../lib/base/sandbox.ts";
 import { YARP_VERSION } from "../lib/cli/version.ts";
+import { releaseUrl } from "../scripts/build.ts";
 import {
   machineEnv,
   onlyWhere,
@@ -184,6 +185,16 @@ Deno.test("dist/yarp.js behaves as bin/yarp: exit codes, streams, archive, read"
     assert.equal(other.code, row.code, label);
     assert.equal(normalize(other.stdout), normalize(row.stdout), label);
     assert.equal(normalize(other.stderr), normalize(row.stderr), label);
+  }
+});
+
+Deno.test("README and docs/release.md name the release URL deno.json's repository gives", async () => {
+  const url = releaseUrl(JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))));
+  for (const doc of ["README.md", "docs/release.md"]) {
+    const text = await Deno.readTextFile(join(ROOT, doc));
+    const named = text.match(/https:\/\/\S+\/releases\/download\/\S+?yarp\.js/g) ?? [];
+    assert.ok(named.length > 0, `${doc} names the release URL`);
+    for (const found of named) assert.equal(found, url, `${doc}: update it to deno.json's`);
   }
 });
 
