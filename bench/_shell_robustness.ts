@@ -1,6 +1,6 @@
 /**
- * The shell parser and planner robustness run (seed 001, "Parser", property
- * tests and fuzz targets), shared by `bench/shell_robustness.ts` (every
+ * The shell parser and planner robustness run (docs/architecture.md: the
+ * parser never crashes, whatever the source), shared by `bench/shell_robustness.ts` (every
  * corpus command plus 10,000 generated ones) and the sampled version in
  * `tests/shell_robustness_test.ts`.
  *
@@ -67,9 +67,18 @@ export function formatReport(title: string, report: RobustnessReport): string {
   return lines.join("\n");
 }
 
-/** The development corpus path; undefined when it is absent. */
-export function corpusPath(): string | undefined {
-  const path = new URL("../../shared/corpus/runs.jsonl.gz", import.meta.url).pathname;
+/** The variable naming the directory of the recorded corpora (docs/corpus.md). */
+export const CORPUS_DIR_VARIABLE = "YARP_CORPUS_DIR";
+
+/**
+ * `$YARP_CORPUS_DIR/NAME.jsonl.gz`, a recorded corpus of `yarp corpus
+ * import` records (`runs` by default, or `agent-calls`; docs/corpus.md),
+ * when the variable is set and that file exists; undefined otherwise.
+ */
+export function corpusPath(name = "runs"): string | undefined {
+  const dir = Deno.env.get(CORPUS_DIR_VARIABLE);
+  if (!dir) return undefined;
+  const path = `${dir.replace(/\/+$/, "")}/${name}.jsonl.gz`;
   try {
     return Deno.statSync(path).isFile ? path : undefined;
   } catch {

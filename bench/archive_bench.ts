@@ -1,5 +1,5 @@
 /**
- * Archive benchmarks (docs/archive.md; DESIGN.md "Performance gates"):
+ * Archive benchmarks (docs/archive.md; docs/architecture.md, "Performance gates"):
  *
  * - commit cost of 1 KiB, 1 MiB and 100 MiB results: spool write + one
  *   commit transaction (digest, chunks, search text), in process;

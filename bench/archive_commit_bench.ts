@@ -1,5 +1,5 @@
 /**
- * Where the archive commit's time goes in the result path (issue 16 item 3):
+ * Where the archive commit's time goes in the result path:
  * `yarp result-reduce` of a 40 KiB result archives it first.
  *
  * 1. In process, one fresh process per round (so module loading is

@@ -1,5 +1,5 @@
 /**
- * The archive under load (issue 13 item 12; docs/archive.md, "Concurrency"):
+ * The archive under load (docs/archive.md, "Concurrency"):
  * N concurrent processes (default 256) on one archive, outputs spread over
  * 150 KB to 6 MB.
  *

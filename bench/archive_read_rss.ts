@@ -1,6 +1,6 @@
 /**
- * Peak RSS of `yarp read` over a large call (DESIGN.md gate: `yarp read`
- * of 1 GiB <= 64 MiB; issue 13 item 3): archives one call of `--mib` MiB
+ * Peak RSS of `yarp read` over a large call (docs/architecture.md, "Performance gates": `yarp read`
+ * of 1 GiB <= 64 MiB): archives one call of `--mib` MiB
  * (default 1024) of text and one of binary bytes, then runs, through
  * `bin/yarp`, `read ID > /dev/null`, `read --json ID > /dev/null`,
  * `read --verify-only ID` and the targeted forms (a `--max-bytes 28k` page

@@ -10,13 +10,13 @@
  * `--porcelain`), so each alternative is checked for byte-exactness on the
  * same records. Time per record is each reducer's own time in this process.
  *
- *   deno run -A --unstable-raw-imports bench/compare.ts [CORPUS.jsonl.gz…] [--json]
- *     [--no-tokenjuice] [--success-bytes N]
+ *   deno task compare CORPUS.jsonl.gz… [--json] [--no-tokenjuice] [--success-bytes N]
  *
  * `--success-bytes N` replays YARP under that success budget for every typed
  * kind (as config `budgets: {success_bytes: N}` does), to measure a budget.
  *
- * Defaults to ../shared/corpus/runs.jsonl.gz. Aggregates only.
+ * A corpus is what `yarp corpus import` writes (docs/corpus.md); without one
+ * it says so in one line and exits 2. Aggregates only.
  *
  * @module
  */
@@ -59,7 +59,11 @@ async function main(): Promise<void> {
   const { budgets, rest } = successBytesArg(Deno.args);
   const files = rest.filter((arg) => arg !== "--json" && arg !== "--no-tokenjuice");
   if (files.length === 0) {
-    files.push(new URL("../../shared/corpus/runs.jsonl.gz", import.meta.url).pathname);
+    console.error(
+      "deno task compare: name a corpus file, e.g. deno task compare runs.jsonl.gz " +
+        "(JSON Lines records, gzip allowed; `yarp corpus import` makes one: docs/corpus.md)",
+    );
+    Deno.exit(2);
   }
   const parser = await loadShellParser();
   const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]), budgets);

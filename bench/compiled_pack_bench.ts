@@ -1,5 +1,5 @@
 /**
- * Compiled-pack lookup cost (DESIGN.md gate: a 1,000-rule external pack,
+ * Compiled-pack lookup cost (docs/architecture.md, "Performance gates": a 1,000-rule external pack,
  * warm open + verify header/index + match, p95 ≤ 1 ms). Packs are generated
  * in memory; the file case reads a temporary file (warm page cache).
  *

@@ -1,5 +1,5 @@
-// Rule lookup benchmarks (DESIGN.md gate: built-in rule lookup p95 ≤ 1 µs;
-// seed 000, "Performance contract: Matching").
+// Rule lookup benchmarks (docs/architecture.md, "Performance gates": built-in rule lookup
+// p95 ≤ 1 µs).
 //
 // - "built-in-style": a realistic in-memory registry of 60 rules over 12
 //   programs (synthetic, since the generated built-in table may be empty),

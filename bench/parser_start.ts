@@ -1,5 +1,5 @@
 /**
- * Parser start gate (issue 16): from the module's bytes in memory to the
+ * Parser start gate (docs/shell.md): from the module's bytes in memory to the
  * first parse returned, in process, p95 ≤ 15 ms. Start-up happens once per
  * process, so each sample is a fresh `deno run` of this file with `--child`,
  * which times `new WebAssembly.Module`, instantiation and the first parse of

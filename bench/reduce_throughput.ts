@@ -6,7 +6,7 @@
  * median and slowest-run rate in MB/s by wall time and by process CPU time
  * (user + system; on a shared machine the CPU figure is the reducer's own
  * speed), the retained state against its bound, and the peak resident set
- * size seen so far. Gate (DESIGN.md): ≥ 250 MB/s, peak RSS ≤ 100 MiB at
+ * size seen so far. Gate (docs/architecture.md, "Performance gates"): ≥ 250 MB/s, peak RSS ≤ 100 MiB at
  * 1 GiB.
  *
  * Run: `deno run --allow-read --allow-env bench/reduce_throughput.ts 1024 3 ansi short`

@@ -1,5 +1,5 @@
 /**
- * The rule-lookup performance gates of DESIGN.md, measured as percentiles
+ * The rule-lookup performance gates of docs/architecture.md, measured as percentiles
  * (Deno.bench reports p75/p99 only):
  *
  * - built-in lookup: `select` over the real built-in registry (gate p95 ≤ 1 µs);

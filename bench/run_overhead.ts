@@ -1,5 +1,5 @@
 /**
- * Whole-process timing of `yarp run` (DESIGN.md, "Performance gates": at most
+ * Whole-process timing of `yarp run` (docs/architecture.md, "Performance gates": at most
  * 40 ms added over the bare command, median). Each round runs, in turn:
  *
  * - `true` bare, and `yarp run -- true` (pass-through: no rule selects it);
@@ -28,9 +28,9 @@ import { createHash } from "node:crypto";
 import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
 
 const GATE_MS = 40;
-/** Issue 16: `yarp run -- true` over a Deno program that only spawns the same child. */
+/** Gate: `yarp run -- true` over a Deno program that only spawns the same child. */
 const CHILD_GATE_MS = 12;
-/** Issue 16: a reduced, archived `git log -n 300` over the bare command. */
+/** Gate: a reduced, archived `git log -n 300` over the bare command. */
 const GIT_LOG_GATE_MS = 60;
 const ROOT = new URL("..", import.meta.url).pathname;
 const { values } = parseArgs({
@@ -206,10 +206,10 @@ console.log(
 const overChild = added("yarp run -- true", "deno run (spawn env -- true, child floor)");
 const gitLog = added("yarp run -- git log -n 300 (reduced, archived)", "git log -n 300 (bare)");
 console.log(
-  `issue 16, yarp run -- true over the child floor: median ${fmt(overChild.median)} ms, p95 ` +
+  `gate: yarp run -- true over the child floor: median ${fmt(overChild.median)} ms, p95 ` +
     `${fmt(overChild.p95)} ms (gate median <= ${CHILD_GATE_MS}): ` +
     (overChild.median <= CHILD_GATE_MS ? "PASS" : "FAIL") +
-    `\nissue 16, reduced git log -n 300 over bare: median ${fmt(gitLog.median)} ms, p95 ` +
+    `\ngate: reduced git log -n 300 over bare: median ${fmt(gitLog.median)} ms, p95 ` +
     `${fmt(gitLog.p95)} ms (gate median <= ${GIT_LOG_GATE_MS}): ` +
     (gitLog.median <= GIT_LOG_GATE_MS ? "PASS" : "FAIL"),
 );

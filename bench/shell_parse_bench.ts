@@ -1,5 +1,5 @@
 /**
- * Shell parse cost with the parser warm (DESIGN.md, "Performance gates":
+ * Shell parse cost with the parser warm (docs/architecture.md, "Performance gates":
  * parse + plan of an ordinary command p95 ≤ 0.5 ms; the planner is not built
  * yet, so this measures parse + acceptance), and the time for a command at
  * the 256 KiB source limit. Parser initialisation is measured on its own.

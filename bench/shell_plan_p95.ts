@@ -1,6 +1,6 @@
 /**
  * Parse + plan of ordinary commands with the parser warm, as percentiles
- * (DESIGN.md gate: p95 ≤ 0.5 ms; Deno.bench reports p75/p99 only). Each
+ * (docs/architecture.md, "Performance gates": p95 ≤ 0.5 ms; Deno.bench reports p75/p99 only). Each
  * sample is one command, parsed and planned against the built-in registry.
  *
  * Run: deno run --allow-read bench/shell_plan_p95.ts [samples]

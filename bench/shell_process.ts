@@ -1,6 +1,6 @@
 /**
  * Whole-process start-up of `yarp rewrite` and `yarp result-reduce`
- * against issue 16's gates (rewrite p95 ≤ 85 ms and ≤ the empty run's p95 +
+ * against the gates of docs/architecture.md, "Performance gates" (rewrite p95 ≤ 85 ms and ≤ the empty run's p95 +
  * 45 ms; result-reduce of 40 KiB archiving p95 ≤ 140 ms, with --archive-id
  * ≤ 120 ms): N runs each, in turn, of an empty `deno run` (the floor),
  * `bin/yarp rewrite -- SRC` from source, `bin/yarp result-reduce` on a
@@ -167,7 +167,7 @@ for (const entry of cases) {
     } ms (n=${RUNS})`,
   );
 }
-// Issue 16's gates, in the order of `cases`: the floor (empty `deno run`), rewrite, result-reduce
+// The gates, in the order of `cases`: the floor (empty `deno run`), rewrite, result-reduce
 // archiving, result-reduce with --archive-id.
 const [floor, rewrite, archiving, archived] = p95s;
 const gate = (name: string, p95: number, limit: number) =>

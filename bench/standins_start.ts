@@ -1,5 +1,5 @@
 /**
- * Issue 16 item 4: what the hand-written SHA-256 (lib/bytes/sha256.ts) and
+ * What the hand-written SHA-256 (lib/bytes/sha256.ts) and
  * argument parser (lib/cli/_args.ts) save over the libraries, measured the
  * way dist/yarp.js loads code: each sample is a fresh `deno run` of one tiny
  * program, interleaved round-robin, that hashes 40 KiB or parses one

@@ -4,7 +4,8 @@
  * `lib/base/sandbox.json`), the Pi package's split build `dist/pi/` (see
  * {@link splitBuild}), when `DENORT_BIN` names a denort runtime the
  * self-contained program `dist/yarp` with `deno compile` of that bundle, and
- * `dist/SHA256SUMS` over what it wrote. Same sources, same bytes
+ * `dist/SHA256SUMS` over what it wrote; it first caches the npm packages
+ * `main.ts` needs (`deno install`). Same sources, same bytes
  * (tests/release_test.ts). Exits non-zero when a step fails or the version
  * in `deno.json` and `lib/cli/version.ts` differ. See docs/release.md.
  *
@@ -166,6 +167,25 @@ export function escapeNonAscii(source: string): string {
 }
 
 /**
+ * The URL a release's `yarp.js` is published at, from the one setting that
+ * names where releases live (`deno.json`'s `repository`) and the version:
+ * `REPOSITORY/releases/download/vVERSION/yarp.js` (docs/release.md).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { releaseUrl } from "./build.ts";
+ * assert.equal(
+ *   releaseUrl({ repository: "https://github.com/o/yarp/", version: "1.2.3" }),
+ *   "https://github.com/o/yarp/releases/download/v1.2.3/yarp.js",
+ * );
+ * ```
+ */
+export function releaseUrl(config: { repository: string; version: string }): string {
+  return `${config.repository.replace(/\/+$/, "")}/releases/download/v${config.version}/yarp.js`;
+}
+
+/**
  * Fails unless `lib/cli/version.ts` and `deno.json` name the same version;
  * returns it. The bundle and the compiled program both carry it through
  * `version.ts`, and `yarp --version` prints it.
@@ -197,6 +217,9 @@ if (import.meta.main) {
   const version = await stampedVersion();
   await Deno.mkdir(out, { recursive: true });
   const bundle = join(out, "yarp.js");
+  // `deno bundle` reads npm packages from the Deno cache and never fetches one itself: on a
+  // fresh cache it would fail on the first package the caller's run had not needed yet.
+  if (!await deno(["install", "--quiet", "--entrypoint", "main.ts"])) Deno.exit(1);
   const bundled = await deno([
     "bundle",
     "--quiet",
@@ -214,6 +237,8 @@ if (import.meta.main) {
   console.log(`wrote ${bundle} (yarp ${version}, build ${digest})`);
   await splitBuild(join(out, "pi"), digest);
   console.log(`wrote ${join(out, "pi")}/ (the Pi package's split build)`);
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  console.log(`publish it as ${releaseUrl(config)}`);
   const names = ["yarp.js"];
 
   if (Deno.env.get("DENORT_BIN")) {

@@ -1,5 +1,5 @@
 /**
- * The fuzz campaign (issue 13, item 17): generated inputs for every parser
+ * The fuzz campaign: generated inputs for every parser
  * and byte machine that reads untrusted data, each checked against an
  * oracle, each timed.
  *

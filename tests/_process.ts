@@ -81,6 +81,86 @@ async function feed(stdin: WritableStream<Uint8Array>, bytes: Uint8Array): Promi
   await writer.close();
 }
 
+/**
+ * The variables a child started with a cleared environment still needs from
+ * this machine: where Deno keeps its module cache, how TLS is verified (a
+ * TLS-inspecting proxy's CA, which Deno and npm read from
+ * `NODE_EXTRA_CA_CERTS`, `DENO_CERT` or `SSL_CERT_FILE`) and which proxy to
+ * use. Nothing else of the test's environment reaches such a child.
+ */
+export const MACHINE_ENV_NAMES: readonly string[] = [
+  "DENO_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+];
+
+/**
+ * This process's values of {@link MACHINE_ENV_NAMES} that are set, with
+ * `DENO_DIR` always present: Deno's default cache (`$XDG_CACHE_HOME/deno`,
+ * else `$HOME/.cache/deno`) is made explicit, so a child given another HOME
+ * still finds the modules this test run cached.
+ */
+export function machineEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of MACHINE_ENV_NAMES) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  const cacheHome = Deno.env.get("XDG_CACHE_HOME") || join(Deno.env.get("HOME") ?? "/", ".cache");
+  env.DENO_DIR ??= join(cacheHome, "deno");
+  return env;
+}
+
+/**
+ * The name and `ignore` flag of a test that can run only where `available`:
+ * elsewhere it is registered as ignored (never passed), its name ending in
+ * `(ignored: WHY)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(onlyWhere(false, "needs strace", "strace is not installed"), {
+ *   name: "needs strace (ignored: strace is not installed)",
+ *   ignore: true,
+ * });
+ * ```
+ */
+export function onlyWhere(
+  available: boolean,
+  name: string,
+  why: string,
+): { name: string; ignore: boolean } {
+  return available ? { name, ignore: false } : { name: `${name} (ignored: ${why})`, ignore: true };
+}
+
+/**
+ * Whether this process may mount a tmpfs (root, mount(8) and the capability
+ * to use it): tried once on a scratch directory, which is then unmounted and
+ * removed. Tests that need mounts are registered with `ignore` when not.
+ */
+export function canMountTmpfs(): boolean {
+  const dir = Deno.makeTempDirSync({ prefix: "yarp_mount_probe_" });
+  try {
+    const quiet = { stdout: "null", stderr: "null" } as const;
+    const mount = ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir];
+    if (!new Deno.Command("mount", { args: mount, ...quiet }).outputSync().success) return false;
+    return new Deno.Command("umount", { args: [dir], ...quiet }).outputSync().success;
+  } catch {
+    return false;
+  } finally {
+    Deno.removeSync(dir);
+  }
+}
+
 /** A finished command's exit code and its stdout and stderr decoded as UTF-8. */
 export interface TextOutput {
   readonly code: number;

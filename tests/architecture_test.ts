@@ -1,5 +1,5 @@
 /**
- * The architecture spine of DESIGN.md, enforced: imports point down the
+ * The layers of docs/architecture.md, enforced: imports point down the
  * layers, no layer imports a sibling layer, nothing outside a folder imports
  * its `_` files, and the module graph under lib/ has no cycle.
  */

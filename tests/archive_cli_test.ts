@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { encodeCompiledPack } from "../lib/rules/compiled_pack.ts";
 import type { OutputPolicy, ReductionRule } from "../lib/rules/model.ts";
-import { runYarp, spawn, tempDir, YARP } from "./_process.ts";
+import { canMountTmpfs, onlyWhere, runYarp, spawn, tempDir, YARP } from "./_process.ts";
 
 const mounts: string[] = [];
 const DIR = await tempDir("yarp_archive_cli_", () => {
@@ -368,30 +368,31 @@ Deno.test("an unwritable state directory: reduced output says plainly no exact c
   assert.doesNotMatch(text(result.stdout) + text(result.stderr), /yarp read/);
 });
 
-/** Mounts a tmpfs of `size` at a new directory, or returns undefined when mounting is not allowed here. */
-function tmpfs(name: string, size: string, readOnly = false): string | undefined {
+/** Mounts a tmpfs of `size` at a new directory; throws when the mount fails. */
+function tmpfs(name: string, size: string, readOnly = false): string {
   const dir = `${DIR}/${name}`;
   Deno.mkdirSync(dir, { recursive: true });
   const options = `size=${size},mode=0700${readOnly ? ",ro" : ""}`;
-  const { code } = new Deno.Command("mount", {
+  const { code, stderr } = new Deno.Command("mount", {
     args: ["-t", "tmpfs", "-o", options, "tmpfs", dir],
     stdout: "null",
-    stderr: "null",
+    stderr: "piped",
   }).outputSync();
-  if (code !== 0) return undefined;
+  if (code !== 0) throw new Error(`mount ${dir}: ${decoder.decode(stderr)}`);
   mounts.push(dir);
   return dir;
 }
 
-Deno.test("a read-only or full state directory (tmpfs): the marker, never lost output", async (t) => {
+Deno.test({
+  // Where mounting is not permitted, the ulimit -f and unwritable-directory tests cover this.
+  ...onlyWhere(
+    canMountTmpfs(),
+    "a read-only or full state directory (tmpfs): the marker, never lost output",
+    "this process cannot mount a tmpfs",
+  ),
+}, async (t) => {
   const readOnly = tmpfs("ro-tmpfs", "1m", true);
   const full = tmpfs("full-tmpfs", "64k");
-  if (readOnly === undefined || full === undefined) {
-    console.log(
-      "mount is not permitted here; the ulimit -f and unwritable-directory tests cover this",
-    );
-    return;
-  }
   const env = await home("tmpfs");
   await t.step("read-only", async () => {
     const result = await reduced(NOISY(0), { ...env, XDG_STATE_HOME: readOnly });

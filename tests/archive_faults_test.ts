@@ -1,5 +1,5 @@
 /**
- * The archive's fault suite (issue 13, items 1–5 and 12), through the real
+ * The archive's fault suite (docs/archive.md), through the real
  * launcher `bin/yarp`: exact recovery never returns wrong bytes without
  * saying so, `--archive-id` never names unrelated bytes, reading streams in
  * bounded memory, pruning gives the space back, and the write lock is never
@@ -101,9 +101,9 @@ function withMarker(size: number, seed: string): { bytes: Uint8Array; marker: Ui
   return { bytes, marker };
 }
 
-// ------------------------------------------------------------ item 1: damage is reported
+// ------------------------------------------------------------ damage is reported
 
-Deno.test("item 1: damaged bytes make read, --verify-only and archive check fail with one line", async (t) => {
+Deno.test("damaged bytes make read, --verify-only and archive check fail with one line", async (t) => {
   for (const [label, size] of [["small", 64 * 1024], ["streamed", 6 * 1024 * 1024]] as const) {
     await t.step(label, async () => {
       const env = await home(`damage-${label}`);
@@ -134,7 +134,7 @@ Deno.test("item 1: damaged bytes make read, --verify-only and archive check fail
   }
 });
 
-// ------------------------------------------------------------ item 2: --archive-id
+// ------------------------------------------------------------ --archive-id
 
 function cargoOutput(tests: number, tag: string): Uint8Array {
   let text = `running ${tests} tests\n`;
@@ -142,7 +142,7 @@ function cargoOutput(tests: number, tag: string): Uint8Array {
   return encoder.encode(text + `\ntest result: ok. ${tests} passed; 0 failed\n`);
 }
 
-Deno.test("item 2: --archive-id counts only when the call holds exactly this input", async () => {
+Deno.test("--archive-id counts only when the call holds exactly this input", async () => {
   const env = await home("archive-id");
   const input = cargoOutput(400, "mine");
   const unrelated = await put(env, cargoOutput(400, "other"));
@@ -168,9 +168,9 @@ Deno.test("item 2: --archive-id counts only when the call holds exactly this inp
   }
 });
 
-// ------------------------------------------------------------ item 3: bounded reads
+// ------------------------------------------------------------ bounded reads
 
-Deno.test("item 3: streamed JSON pieces equal the whole encoding, for any bytes and cuts", () => {
+Deno.test("streamed JSON pieces equal the whole encoding, for any bytes and cuts", () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 600 }), fc.array(fc.nat(600)), (bytes, cuts) => {
       const parts = chunksAt(bytes, cuts);
@@ -197,7 +197,7 @@ Deno.test("item 3: streamed JSON pieces equal the whole encoding, for any bytes 
   );
 });
 
-Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScript heap", async () => {
+Deno.test("read and read --json of a 48 MiB call fit in a 32 MiB JavaScript heap", async () => {
   const env = await home("bounded");
   const size = 48 * 1024 * 1024;
   const text = new Uint8Array(size).fill(0x78);
@@ -235,11 +235,11 @@ Deno.test("item 3: read and read --json of a 48 MiB call fit in a 32 MiB JavaScr
   }
 });
 
-// item 4 (read-only and full disks) lives in fault_readonly_disk_test.ts, one test per condition.
+// Read-only and full disks live in fault_readonly_disk_test.ts, one test per condition.
 
-// ------------------------------------------------------------ item 5: prune gives space back
+// ------------------------------------------------------------ prune gives space back
 
-Deno.test("item 5: a full prune returns the space to the file system", async () => {
+Deno.test("a full prune returns the space to the file system", async () => {
   const env = await home("prune");
   for (let i = 0; i < 24; i += 1) await put(env, withMarker(1024 * 1024, `p${i}`).bytes);
   const before = diskBytes(archiveDir(env));
@@ -251,9 +251,9 @@ Deno.test("item 5: a full prune returns the space to the file system", async () 
   assert.ok(after < 2 * 1024 * 1024, `${after} bytes still on disk after a full prune`);
 });
 
-// ------------------------------------------------------------ item 12: short write transactions
+// ------------------------------------------------------------ short write transactions
 
-Deno.test("item 12: a commit writes no output bytes into the database under its write lock", async () => {
+Deno.test("a commit writes no output bytes into the database under its write lock", async () => {
   const env = await home("short-transaction");
   await put(env, encoder.encode("first\n"));
   const database = () =>
@@ -270,7 +270,7 @@ Deno.test("item 12: a commit writes no output bytes into the database under its 
   assert.ok(grown < 256 * 1024, `the database grew by ${grown} bytes for an 8 MiB call`);
 });
 
-Deno.test("item 12: concurrent reduced results: none lost, none falls back, integrity holds", async () => {
+Deno.test("concurrent reduced results: none lost, none falls back, integrity holds", async () => {
   const env = await home("concurrent");
   const inputs = Array.from({ length: 16 }, (_, i) => cargoOutput(300 + i * 40, `c${i}`));
   const results = await Promise.all(

@@ -1,5 +1,5 @@
 // Specification of argv normalisation: program-level option skipping and
-// option-token normalisation (seed 000, "Command matching").
+// option-token normalisation (docs/architecture.md, "Command matching").
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { GIT_OBJECT_PATH_TOKEN, normalizeArgv } from "../lib/rules/argv.ts";

@@ -190,7 +190,7 @@ Deno.test("the progress bar redraws at most every 100 ms and clears what it drew
 
 Deno.test("corpus analyze arguments: one error line naming the argument", () => {
   const cases: [string[], string][] = [
-    [[], "expected at least one corpus file"],
+    [[], "name a corpus file: JSON Lines records, gzip allowed"],
     [[""], "empty corpus file path"],
     [["a.jsonl", "--html", ""], "--html: missing path"],
     [["a.jsonl", "--workers", "65"], "--workers: expected 0 to 64, got '65'"],

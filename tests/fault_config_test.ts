@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 13 item 9: a config path that is not a small regular
+ * Fault suite: a config path that is not a small regular
  * file (`/dev/zero`, `/dev/urandom`, a FIFO with no writer, a directory, a
  * file over 64 KiB) is refused with one line before anything is read, and
  * whatever the refusal, the contract holds: a reduced `yarp run` runs the

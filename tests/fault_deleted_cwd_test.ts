@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 13 item 13: `yarp run` in a working directory that was
+ * Fault suite: `yarp run` in a working directory that was
  * deleted. Deno cannot start there, so the launcher hands the directory over
  * on a descriptor (lib/run/caller_cwd.ts); the runner must then start the
  * child exactly as bash starts it in that directory: same directory (the

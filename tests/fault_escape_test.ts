@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 13 item 15: terminal control sequences stored in the
+ * Fault suite: terminal control sequences stored in the
  * archive (an OSC window title, clear screen, BEL, a C1 CSI, a bidi
  * override) never reach the terminal through `yarp search` (text or JSON)
  * or `yarp archive stats`; `yarp read` still returns the exact bytes.

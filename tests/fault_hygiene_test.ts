@@ -1,5 +1,5 @@
 /**
- * The unit suite measures YARP and nothing else (issue 13, item 16): no test
+ * The unit suite measures YARP and nothing else: no test
  * reaches, through any chain of local imports, a module that installs
  * packages from the npm registry (tokenjuice, Pi) or starts npm, and the
  * coverage task leaves third-party code (the Deno npm cache, node_modules,

@@ -1,5 +1,5 @@
 /**
- * Fault suite, issue 13 item 14: a host piping its result through
+ * Fault suite: a host piping its result through
  * `yarp result-reduce` never loses it. Any integer exit code is a status
  * (`-1`, `3221225794` from Windows hosts; non-zero is failure), and any
  * malformed argument prints the input exactly on stdout, one error line on

@@ -1,4 +1,4 @@
-// The fixture runner (seed 000, "Rule fixtures"): every file under
+// The fixture runner (docs/architecture.md, "Rule fixtures"): every file under
 // fixtures/ is a specification of one command result. For each one, in a
 // sorted walk:
 // - the file validates and its id is its path (`fixtures/<id>.json`);

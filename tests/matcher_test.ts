@@ -1,4 +1,4 @@
-// Specification of the argv matcher (seed 000, "Command matching" and the
+// Specification of the argv matcher (docs/architecture.md, "Command matching" and the
 // "Matcher tests" matrix).
 import assert from "node:assert/strict";
 import fc from "fast-check";

@@ -1,6 +1,6 @@
 /**
- * The bounded reducers (seed 000, "Reducer tests" matrix and "Property and
- * fuzz testing"): budgets, markers, policy selection, filtering order, exact
+ * The bounded reducers (docs/architecture.md, "Reducers and evidence";
+ * property tests throughout): budgets, markers, policy selection, filtering order, exact
  * pass-through and chunk-independence, plus the per-stream memory bound.
  */
 import { deepEqual, equal, match, ok } from "node:assert/strict";

@@ -1,5 +1,5 @@
 // Specification of the rule registry: layer order, id conflicts between
-// packs, and the fixed selection algorithm of seed 000 ("Registry and
+// packs, and the fixed selection algorithm of docs/architecture.md ("Registry and
 // matcher implementation", "Matcher tests", "Property and fuzz testing").
 import assert from "node:assert/strict";
 import fc from "fast-check";

@@ -10,11 +10,24 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { denoRunArgs, SANDBOX } from "../lib/base/sandbox.ts";
 import { YARP_VERSION } from "../lib/cli/version.ts";
-import { ROOT, spawnText, type TextOutput, withTempDir, YARP } from "./_process.ts";
+import { releaseUrl } from "../scripts/build.ts";
+import {
+  machineEnv,
+  onlyWhere,
+  ROOT,
+  spawnText,
+  type TextOutput,
+  withTempDir,
+  YARP,
+} from "./_process.ts";
 
 const DENO = Deno.execPath();
-/** The Deno cache the test runs with: bin/yarp resolves packages from it only. */
-const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+/**
+ * The Deno cache and the machine's certificate settings: the build fetches
+ * esbuild and the npm packages through them, and bin/yarp resolves packages
+ * from that cache only.
+ */
+const MACHINE = machineEnv();
 const SANDBOX_ENV = Object.fromEntries(
   SANDBOX.runtimeEnv.map((pair) => pair.split("=", 2) as [string, string]),
 );
@@ -42,18 +55,23 @@ async function build(out: string, more: Record<string, string> = {}): Promise<vo
     "scripts/build.ts",
     "--out",
     out,
-  ], { PATH: Deno.env.get("PATH")!, HOME: Deno.env.get("HOME")!, ...more });
-  assert.equal(result.code, 0, result.stderr);
+  ], { PATH: Deno.env.get("PATH")!, HOME: Deno.env.get("HOME")!, ...MACHINE, ...more });
+  assert.equal(result.code, 0, `scripts/build.ts failed:\n${result.stdout}${result.stderr}`);
 }
 
 let built: string | undefined;
-/** One build shared by the tests below (a temporary directory, not dist/). */
-async function artefact(): Promise<string> {
-  if (built === undefined) {
+let building: Promise<string> | undefined;
+/**
+ * One build shared by the tests below (a temporary directory, not dist/).
+ * When it fails, every test that needs it fails with the build's own error.
+ */
+function artefact(): Promise<string> {
+  building ??= (async () => {
     built = await Deno.makeTempDir({ prefix: "yarp_release_" });
     await build(built);
-  }
-  return join(built, "yarp.js");
+    return join(built, "yarp.js");
+  })();
+  return building;
 }
 
 /**
@@ -69,6 +87,9 @@ async function freshHome(): Promise<{ home: string; env: Record<string, string> 
     '#!/bin/sh\ni=0\nwhile [ $i -lt 3000 ]; do echo "line $i"; i=$((i+1)); done\necho oops >&2\nexit 4\n',
   );
   await Deno.chmod(tool, 0o755);
+  // The recipes call `deno` by name: the one running these tests (npx's copy on a machine
+  // with only Node.js and npm).
+  await Deno.symlink(DENO, join(home, "tools", "deno"));
   const script = "for(let i=0;i<2000;i++)console.log('test '+i+' ok');" +
     "console.error('1 failing');process.exit(1)";
   await Deno.mkdir(join(home, "project"));
@@ -76,7 +97,9 @@ async function freshHome(): Promise<{ home: string; env: Record<string, string> 
     join(home, "project", "package.json"),
     JSON.stringify({ name: "p", version: "1.0.0", scripts: { test: `node -e "${script}"` } }),
   );
-  return { home, env: { HOME: home, PATH: `${home}/tools:/usr/local/bin:/usr/bin:/bin` } };
+  const { DENO_DIR: _cache, ...certificates } = MACHINE;
+  const PATH = `${home}/tools:/usr/local/bin:/usr/bin:/bin`;
+  return { home, env: { HOME: home, PATH, ...certificates } };
 }
 
 /** Output with what differs from run to run (archive ids, times) replaced. */
@@ -119,15 +142,19 @@ Deno.test("dist/yarp.js behaves as bin/yarp: exit codes, streams, archive, read"
     const project = join(home, "project");
     /** `yarp ARGS` in the project, through bin/yarp or the bundle with the sandbox's flags. */
     const yarp = (args: string[]) =>
-      kind === "launcher" ? run(YARP, args, { ...env, YARP_DENO: DENO, DENO_DIR }, project) : run(
-        DENO,
-        denoRunArgs((name) => env[name], args, { kind: "artefact", entry: bundle }),
-        { ...env, ...SANDBOX_ENV },
-        project,
-      );
+      kind === "launcher"
+        ? run(YARP, args, { ...env, YARP_DENO: DENO, DENO_DIR: MACHINE.DENO_DIR }, project)
+        : run(
+          DENO,
+          denoRunArgs((name) => env[name], args, { kind: "artefact", entry: bundle }),
+          { ...env, ...SANDBOX_ENV },
+          project,
+        );
     try {
       const rows: Result[] = [];
       for (const args of cases) rows.push(await yarp(args));
+      assert.equal(rows[0].code, 0, `${kind} --version: ${rows[0].stderr}`);
+      assert.equal(rows[6].code, 0, `${kind} search: ${rows[6].stderr}`);
       const id = JSON.parse(rows[6].stdout)[0]?.id;
       assert.ok(id, `${kind}: the run was archived`);
       const read = await yarp(["read", id]);
@@ -158,6 +185,16 @@ Deno.test("dist/yarp.js behaves as bin/yarp: exit codes, streams, archive, read"
     assert.equal(other.code, row.code, label);
     assert.equal(normalize(other.stdout), normalize(row.stdout), label);
     assert.equal(normalize(other.stderr), normalize(row.stderr), label);
+  }
+});
+
+Deno.test("README and docs/release.md name the release URL deno.json's repository gives", async () => {
+  const url = releaseUrl(JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json"))));
+  for (const doc of ["README.md", "docs/release.md"]) {
+    const text = await Deno.readTextFile(join(ROOT, doc));
+    const named = text.match(/https:\/\/\S+\/releases\/download\/\S+?yarp\.js/g) ?? [];
+    assert.ok(named.length > 0, `${doc} names the release URL`);
+    for (const found of named) assert.equal(found, url, `${doc}: update it to deno.json's`);
   }
 });
 
@@ -209,7 +246,16 @@ Deno.test("deno run from a URL-pinned release, with the README's flags and no --
   }
 });
 
-Deno.test("deno install --global into a temporary DENO_INSTALL_ROOT gives a working yarp", async () => {
+/** Whether `strace` runs here: the installed command's no-socket check needs it. */
+const CAN_TRACE = await (async () => {
+  try {
+    return (await new Deno.Command("strace", { args: ["-V"], stdout: "null" }).output()).success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test("deno install --global into a temporary DENO_INSTALL_ROOT gives a working yarp", async (t) => {
   const bundle = await artefact();
   const { url, stop } = serve(join(bundle, ".."));
   const { home, env } = await freshHome();
@@ -239,34 +285,30 @@ Deno.test("deno install --global into a temporary DENO_INSTALL_ROOT gives a work
     const child = await run(yarp, ["run", "--", "npm", "test"], runEnv, project);
     assert.equal(child.code, 1);
     const found = await run(yarp, ["search", "npm test", "--json"], runEnv, project);
+    assert.equal(found.code, 0, found.stderr);
     const id = JSON.parse(found.stdout)[0]?.id;
     assert.ok(id, found.stderr);
     const read = await run(yarp, ["read", id], runEnv, project);
     assert.equal(read.stdout, (await run("npm", ["test"], env, project)).stdout);
     const caller = await run(yarp, ["run", "--", "env"], runEnv, project);
     assert.doesNotMatch(caller.stdout, /DENO_NO_UPDATE_CHECK/, "the child gets the caller's env");
-    if (await canTrace()) {
-      const log = join(home, "strace.log");
-      // With the profile line docs/release.md recommends for an installed yarp; the update
-      // check would run while the child sleeps.
-      const traceArgs = ["-f", "-qq", "-e", "trace=socket,connect", "-o", log];
-      const profile = { ...runEnv, DENO_NO_UPDATE_CHECK: "1" };
-      await run("strace", [...traceArgs, yarp, "run", "--", "sleep", "2"], profile, home);
-      assert.doesNotMatch(await Deno.readTextFile(log), /AF_INET|connect\(/);
-    } else console.log("strace check skipped: strace is not installed");
+    await t.step({
+      ...onlyWhere(CAN_TRACE, "opens no socket under strace", "strace is not installed"),
+      fn: async () => {
+        const log = join(home, "strace.log");
+        // With the profile line docs/release.md recommends for an installed yarp; the update
+        // check would run while the child sleeps.
+        const traceArgs = ["-f", "-qq", "-e", "trace=socket,connect", "-o", log];
+        const profile = { ...runEnv, DENO_NO_UPDATE_CHECK: "1" };
+        await run("strace", [...traceArgs, yarp, "run", "--", "sleep", "2"], profile, home);
+        assert.doesNotMatch(await Deno.readTextFile(log), /AF_INET|connect\(/);
+      },
+    });
   } finally {
     await stop();
     await Deno.remove(home, { recursive: true });
   }
 });
-
-async function canTrace(): Promise<boolean> {
-  try {
-    return (await new Deno.Command("strace", { args: ["-V"], stdout: "null" }).output()).success;
-  } catch {
-    return false;
-  }
-}
 
 /** The install line's flags (docs/release.md): the sandbox with the state directory fixed now. */
 function installFlags(env: Record<string, string>): string[] {
@@ -292,10 +334,12 @@ Deno.test("the CI recipe's commands in a clean HOME and Deno cache: exit code, a
       DENO_BIN: DENO,
     }, project);
     assert.equal(result.code, 1, result.stderr);
+    const ids = await Deno.readTextFile(join(artefacts, "ids.json"));
+    assert.notEqual(ids, "", `the recipe's search wrote nothing: ${result.stderr}`);
     // The kept archive reads back the exact output of `npm test`.
     const direct = await run("npm", ["test"], env, project);
     const id = result.stdout.match(/yarp read ([0-9a-f]+)/)?.[1] ??
-      JSON.parse(await Deno.readTextFile(join(artefacts, "ids.json")))[0]?.id;
+      JSON.parse(ids)[0]?.id;
     assert.ok(id, result.stdout.slice(-300));
     const read = await run(
       DENO,
@@ -323,21 +367,23 @@ Deno.test("the CI recipe's commands in a clean HOME and Deno cache: exit code, a
   }
 });
 
-Deno.test("dist/yarp (deno compile) behaves as the bundle, where DENORT_BIN names a denort", async (t) => {
-  const denort = Deno.env.get("DENORT_BIN");
-  if (!denort) {
-    console.log("skipped: DENORT_BIN is not set (docs/release.md says where a denort comes from)");
-    return;
-  }
-  await t.step("build and run", async () => {
+const DENORT = Deno.env.get("DENORT_BIN");
+
+Deno.test({
+  ...onlyWhere(
+    DENORT !== undefined,
+    "dist/yarp (deno compile) behaves as the bundle",
+    "DENORT_BIN does not name a denort; docs/release.md says where one comes from",
+  ),
+  fn: async () => {
     await withTempDir(async (out) => {
-      await build(out, { DENORT_BIN: denort });
+      await build(out, { DENORT_BIN: DENORT! });
       const version = await run(join(out, "yarp"), ["--version"], { PATH: "/usr/bin:/bin" });
       assert.equal(version.stdout, `yarp ${YARP_VERSION}\n`);
       const sums = await Deno.readTextFile(join(out, "SHA256SUMS"));
       assert.match(sums, / {2}yarp\n$/);
     });
-  });
+  },
 });
 
 globalThis.addEventListener("unload", () => {

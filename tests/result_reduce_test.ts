@@ -1,5 +1,5 @@
 /**
- * `yarp result-reduce` (seed 001, "Runtime flow"): the plan's rule reduces
+ * `yarp result-reduce` (docs/architecture.md, "Runtime flow"): the plan's rule reduces
  * the text under its status policy only when an exact copy exists and both
  * savings gates pass; otherwise the input comes back byte for byte. The
  * exact copy is archived first (the `archive put` path) and `yarp read`

@@ -1,5 +1,5 @@
 /**
- * `yarp rewrite` (seed 000, "Shell source checks", "Rewrite and run
+ * `yarp rewrite` (docs/architecture.md, "Shell source checks", "Rewrite and run
  * agreement", "Matcher tests"): the wrapper is printed only for one simple
  * command that exactly one reduction rule selects; bash reproduces the
  * parsed argv from the wrapper; `--json` gives the decision and reason code

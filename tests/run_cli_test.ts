@@ -1,5 +1,5 @@
 /**
- * `yarp run` as a whole program (seed 000, "Runner tests"): the real
+ * `yarp run` as a whole program (docs/architecture.md, "Process runner"; docs/run.md): the real
  * launcher `bin/yarp` runs child scripts written to a temporary directory.
  * Covers exact pass-through of large interleaved streams, every exit code,
  * signal deaths and forwarding, stdin, argv/env/cwd, spawn failures, closed

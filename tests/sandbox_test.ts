@@ -1,5 +1,5 @@
 /**
- * The sandbox holds (issue 13, items 6, 8 and 10): no YARP process opens an
+ * The sandbox holds (docs/release.md, "The sandbox"): no YARP process opens an
  * internet socket or connects anywhere (Deno's update check and npm
  * metadata fetches included, with a Deno cache that holds the package files
  * but no registry metadata), the child's environment stays the caller's,
@@ -7,13 +7,13 @@
  * ignored by the launcher and the library alike.
  *
  * The syscall check needs Debian's `strace`: set `YARP_TEST_INSTALL_STRACE=1`
- * to have the test `apt-get install` it, else it skips with a message.
+ * to have the test `apt-get install` it, else that test is registered as ignored.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, runYarp, spawnText, withTempDir, YARP } from "./_process.ts";
+import { machineEnv, onlyWhere, ROOT, runYarp, spawnText, withTempDir, YARP } from "./_process.ts";
 
-const DENO_DIR = Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`;
+const { DENO_DIR } = machineEnv();
 const decoder = new TextDecoder();
 
 async function have(program: string): Promise<boolean> {
@@ -142,13 +142,13 @@ async function traced(
   return { ...out, network: yarpNetworkCalls(await Deno.readTextFile(log)) };
 }
 
-Deno.test("no YARP process opens a socket: reduced, pass-through, rewrite, result-reduce, read", async (t) => {
-  if (!(await strace())) {
-    console.log(
-      "skipped: strace is not installed (apt-get install strace, or YARP_TEST_INSTALL_STRACE=1)",
-    );
-    return;
-  }
+Deno.test({
+  ...onlyWhere(
+    await strace(),
+    "no YARP process opens a socket: reduced, pass-through, rewrite, result-reduce, read",
+    "strace is not installed: apt-get install strace, or YARP_TEST_INSTALL_STRACE=1",
+  ),
+}, async (t) => {
   await withScratch(async (dir, base) => {
     const env = { ...base, DENO_DIR: await cacheWithoutMetadata(dir) };
     const project = join(dir, "project");

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { generatedSources } from "../bench/_shell_robustness.ts";
-import { corpusOrSkip, corpusPath } from "./_shell_corpus.ts";
+import { CORPUS_NAMES, corpusTest } from "./_shell_corpus.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { decideRewrite } from "../lib/shell/rewrite_decision.ts";
@@ -130,11 +130,8 @@ async function checkWrapped(sources: readonly string[], label: (index: number) =
   return wrapped.length;
 }
 
-for (const name of ["agent-calls", "runs"]) {
-  const path = corpusPath(name);
-  Deno.test(`${name}: every command yarp rewrite wraps has bash's argv`, async () => {
-    const sources = await corpusOrSkip(path);
-    if (sources === undefined) return;
+for (const name of CORPUS_NAMES) {
+  corpusTest(name, `${name}: every command yarp rewrite wraps has bash's argv`, async (sources) => {
     const wrapped = await checkWrapped(sources, (index) => `wrapped ${name} source ${index}`);
     assert.ok(wrapped > 50, `${wrapped} wrapped`);
   });

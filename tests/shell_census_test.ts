@@ -1,5 +1,5 @@
 /**
- * The shell syntax census (seed 001, "Offline analysis"): a table of sources
+ * The shell syntax census (docs/architecture.md, "Offline analysis"): a table of sources
  * and the ids and verdict each yields, covering every id, rejected and
  * malformed sources and the limits; properties: the census never throws,
  * holds only sorted known ids and agrees with `parse`.

@@ -1,5 +1,5 @@
 /**
- * Reviewed stage forms (docs/shell.md, "Stage forms"; issue 14): one row per
+ * Reviewed stage forms (docs/shell.md, "Stage forms"): one row per
  * form, through the real parser and planner and the built-in rules. Each
  * row states what the planner must decide; the closed forms show the
  * reason they stay exact. Properties: a wrapper never changes the rule the

@@ -1,6 +1,6 @@
 /**
- * The shell parser (seed 001, "Parser", "Test matrix" parser tests; seed 000,
- * "Matcher tests"): quoting, escaped operators, comments, nested
+ * The shell parser (docs/architecture.md, "Parser", "Test matrix"; "Command
+ * matching"): quoting, escaped operators, comments, nested
  * substitutions, heredocs, descriptor syntax, malformed input, deep nesting,
  * huge commands, precedence, and properties: parsing never throws and every
  * failure is a pass-through reason.

@@ -1,12 +1,12 @@
 /**
- * The result planner (seed 001, "Test matrix", "Output contracts", "Streams
- * and status"): every row of seed 001's test matrix as a table, the status
+ * The result planner (docs/architecture.md, "Test matrix", "Output contracts", "Streams
+ * and status"): every row of the planner's test matrix as a table, the status
  * confidence and pipefail rules, transform operand and guard handling,
  * redirection routing, simple commands selected exactly as `rewrite`
  * selects them, and fast-check properties (parser failure always passes
  * through and never throws; planning is deterministic).
  *
- * Seed 001's reducer types map to this build's reducer families: the family
+ * The planner's reducer types map to this build's reducer families: the family
  * key is the selected rule id's first segment plus its reducer kind, so
  * `search_summary` is `search:search` (search/rg), `list_summary` is
  * `list:list` (list/find) and `test_summary` is `tests:test`
@@ -45,7 +45,7 @@ interface Row {
 }
 
 const MATRIX: readonly Row[] = [
-  // seed 001, "Test matrix", row by row
+  // docs/architecture.md, "Test matrix", row by row
   { source: "rg TODO . | head -50", expect: "search:search", rule: "search/rg" },
   { source: "find . -type f | sort | uniq", expect: "list:list", rule: "list/find" },
   {
@@ -182,7 +182,7 @@ function check(row: Row): void {
   }
 }
 
-Deno.test("seed 001's test matrix, row by row", () => {
+Deno.test("the planner's test matrix, row by row", () => {
   for (const row of MATRIX) check(row);
 });
 

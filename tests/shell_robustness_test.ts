@@ -1,37 +1,30 @@
 /**
  * A sampled robustness run of the shell parser and planner (the full run is
- * `bench/shell_robustness.ts`): 400 corpus commands when the development
- * corpus is present (read at test time, never copied) and 1,500 generated
- * commands, with zero crashes and a printed report of outcome counts.
+ * `bench/shell_robustness.ts`, which prints the outcome counts): 400
+ * commands of the recorded corpus when `YARP_CORPUS_DIR` names it (read at
+ * test time, never copied; docs/corpus.md) and 1,500 generated commands,
+ * with zero crashes.
  */
 import assert from "node:assert/strict";
-import {
-  corpusCommands,
-  corpusPath,
-  formatReport,
-  generatedSources,
-  robustnessRun,
-} from "../bench/_shell_robustness.ts";
+import { formatReport, generatedSources, robustnessRun } from "../bench/_shell_robustness.ts";
+import { corpusTest } from "./_shell_corpus.ts";
 
-Deno.test("robustness: sampled corpus commands never crash the parser or planner", async (t) => {
-  const path = corpusPath();
-  if (path === undefined) {
-    console.log("skipped: ../shared/corpus/runs.jsonl.gz is absent");
-    return;
-  }
-  const commands = await corpusCommands(path);
-  const step = Math.max(1, Math.floor(commands.length / 400));
-  const report = await robustnessRun(commands.filter((_, index) => index % step === 0));
-  console.log(formatReport("corpus sample", report));
-  assert.equal(report.crashes, 0);
-  await t.step("some corpus commands are planned", () => {
-    assert.ok(Object.keys(report.outcomes).some((key) => key.startsWith("accept:")));
-  });
-});
+corpusTest(
+  "runs",
+  "robustness: sampled corpus commands never crash the parser or planner",
+  async (commands) => {
+    const step = Math.max(1, Math.floor(commands.length / 400));
+    const report = await robustnessRun(commands.filter((_, index) => index % step === 0));
+    assert.equal(report.crashes, 0, formatReport("corpus sample", report));
+    assert.ok(
+      Object.keys(report.outcomes).some((key) => key.startsWith("accept:")),
+      "some corpus commands are planned",
+    );
+  },
+);
 
 Deno.test("robustness: generated commands never crash the parser or planner", async () => {
   const report = await robustnessRun(generatedSources(1_500, 7));
-  console.log(formatReport("generated sample", report));
-  assert.equal(report.crashes, 0);
+  assert.equal(report.crashes, 0, formatReport("generated sample", report));
   assert.equal(report.sources, 1_500);
 });

@@ -1,5 +1,5 @@
 /**
- * Literal line patterns matched on bytes (seed 000, "Line patterns"). A
+ * Literal line patterns matched on bytes (docs/architecture.md, "Line patterns"). A
  * {@link LiteralPattern} is compiled once into a {@link LineMatcher}; matching
  * then compares bytes with no decoding, no regular expressions and no
  * allocation. `ascii_insensitive` folds only `A`–`Z` (on both sides); every

@@ -1,5 +1,5 @@
 /**
- * Loads the rule registry a command works with, in the layers of DESIGN.md
+ * Loads the rule registry a command works with, in the layers of docs/architecture.md,
  * "Rules and packs": the built-in tables, then the packs named in the config
  * file's `rules.packs`, then each `--rule-pack` file in the order given (the
  * Pi extension passes a trusted project pack last, as a `--rule-pack`). A

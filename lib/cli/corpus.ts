@@ -1,7 +1,7 @@
 /**
  * `yarp corpus import PATH… --output FILE.jsonl.gz` and
  * `yarp corpus analyze FILE… [--json] [--html REPORT.html] [--workers N]`
- * (DESIGN.md, "Corpus and measurement"; docs/corpus.md).
+ * (docs/architecture.md, "Corpus and measurement"; docs/corpus.md).
  *
  * `analyze` replays every record through the production engine and prints
  * aggregates only: the text report (or `--json`, the same figures as one
@@ -41,7 +41,12 @@ export function parseAnalyzeArgs(args: readonly string[]): AnalyzeArgs | { error
   const parsed = parseArgs(args, { flags: ["--json"], options: ["--html", "--workers"] });
   if ("error" in parsed) return parsed;
   const files = [...parsed.positionals, ...parsed.rest ?? []];
-  if (files.length === 0) return { error: "expected at least one corpus file" };
+  if (files.length === 0) {
+    return {
+      error: "name a corpus file: JSON Lines records, gzip allowed " +
+        "(`yarp corpus import` makes one; docs/corpus.md)",
+    };
+  }
   if (files.includes("")) return { error: "empty corpus file path" };
   const html = parsed.values.get("--html");
   if (html === "") return { error: "--html: missing path" };

@@ -21,13 +21,14 @@ usage:
   yarp rules verify FILE.yrp
   yarp rules list [--rule-pack P]...
   yarp rules explain [--rule-pack P]... [--json] -- PROG ARGS...
-  yarp read ID [--stream stdout|stderr|output] [--json]
+  yarp read ID [--stream stdout|stderr|output] [--json] [--verify-only]
   yarp read ID [--lines A:B] [--grep TEXT [-i]] [--head N|--tail N] [-n] [--max-bytes N]
   yarp search QUERY... [--limit N] [--json]
   yarp gain [--host H] [--since D] [--json]
   yarp archive stats [--json]
   yarp archive prune [--max-bytes N] [--older-than D] [--json]
   yarp archive forget ID
+  yarp archive check [--json]
   yarp archive put --command SRC [--exit-code N] [--cwd DIR] [--json] < OUTPUT
   yarp corpus import PATH... --output FILE.jsonl.gz [--json]
   yarp corpus analyze FILE... [--json] [--html REPORT.html] [--workers N]

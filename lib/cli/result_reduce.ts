@@ -1,8 +1,8 @@
 /**
  * `yarp result-reduce --command SRC [--exit-code N] [--archive-id ID]
  * [--rule-pack P]… [--json] < TEXT`: reduces a finished shell result that a
- * host (the Pi extension) already ran (seed 001, "Runtime flow"; DESIGN.md,
- * "CLI contract").
+ * host (the Pi extension) already ran (docs/architecture.md, "Runtime flow", "CLI
+ * contract").
  *
  * Contract:
  * - The source is parsed with the one shell parser and planned with

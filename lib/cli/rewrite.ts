@@ -2,8 +2,8 @@
  * `yarp rewrite [--json] [--rule-pack P]… [--host H] -- 'SRC'` (SRC may come on stdin
  * instead): prints the wrapper command line for shell source that is one
  * simple command selected by exactly one reduction rule, else prints
- * nothing; exits 0 either way (seed 000, "Shell source checks", "Rewrite and
- * run agreement"; DESIGN.md, "CLI contract").
+ * nothing; exits 0 either way (docs/architecture.md, "Shell source checks", "Rewrite and
+ * run agreement"; docs/architecture.md, "CLI contract").
  *
  * The wrapper is `yarp run --expect-rule ID [--rule-pack P --pack-digest D]…
  * -- ARGV…` with every word single-quoted where bash would otherwise

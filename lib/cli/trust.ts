@@ -4,7 +4,7 @@
  * working directory), shows the record, or removes it. The Pi extension
  * passes a project pack to YARP only when the record's digest equals the
  * pack's current SHA-256, so a changed pack is untrusted until trusted
- * again (seed 000, "External pack loading"; DESIGN.md, "Rules and packs").
+ * again (docs/architecture.md, "External pack loading"; docs/architecture.md, "Rules and packs").
  *
  * The record is `<state dir>/trust.json` (`$XDG_STATE_HOME/yarp`, else
  * `~/.local/state/yarp`), written 0600 through a temporary file and a

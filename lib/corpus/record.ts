@@ -1,5 +1,5 @@
 /**
- * The corpus record (DESIGN.md, "Corpus and measurement"): one JSON object a
+ * The corpus record (docs/architecture.md, "Corpus and measurement"): one JSON object a
  * line, the one schema every reader emits and every analysis reads.
  *
  * ```json

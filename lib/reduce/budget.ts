@@ -2,7 +2,7 @@
  * Budgets shared by every reducer: the envelope of state sizes that serves
  * both the success and the failure policy (the policy is chosen only after
  * the child exits), policy selection, and the conservative per-stream
- * memory bound checked before a child starts (seed 000, "Memory contract").
+ * memory bound checked before a child starts (docs/architecture.md, "Memory contract").
  *
  * @module
  */

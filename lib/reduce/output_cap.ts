@@ -1,5 +1,5 @@
 /**
- * The global output cap (DESIGN.md, "Reducers and evidence"; docs/shell.md,
+ * The global output cap (docs/architecture.md, "Reducers and evidence"; docs/shell.md,
  * "Global output cap"): a pure renderer for a finished result that no rule
  * reduces. A result of at most `thresholdBytes` is left alone. A larger one
  * keeps, in source order:

@@ -1,6 +1,6 @@
 /**
  * The literal terms a search command looks for, read from its argv alone
- * (seed 001, evidence class 3: one sample for every source term). Pure and
+ * (docs/architecture.md, "Evidence selection": one sample for every source term). Pure and
  * total: it never throws, and anything it cannot read confidently gives no
  * terms rather than a guess.
  *

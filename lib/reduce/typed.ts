@@ -4,7 +4,8 @@
  * streaming state machine that splits lines, removes ANSI sequences, asks
  * the kind's {@link Family} parser for each line's role and the shared
  * classifier (`evidence.ts`) for its evidence, keeps bounded records, and at
- * finish selects evidence in the ranked order of seed 001. Each chunk is
+ * finish selects evidence in the ranked order of docs/architecture.md,
+ * "Evidence selection". Each chunk is
  * first searched once for marker, form and family words
  * (`_word_candidates.ts`); a line of the chunk holding none is classified
  * without a scan of its bytes. The order of evidence:

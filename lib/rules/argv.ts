@@ -1,5 +1,5 @@
 /**
- * Argv normalisation for rule matching (seed 000, "Command matching").
+ * Argv normalisation for rule matching (docs/architecture.md, "Command matching").
  *
  * Contract: `normalizeArgv` turns an operating-system argument vector into
  * the program name, the argument tail after the reviewed program-level
@@ -189,7 +189,7 @@ const APT_OPTIONS = programLevel(["-o", "--option", "-t", "--target-release"], [
 
 const PACKAGE_MANAGER_OPTIONS = programLevel(["-C", "--dir"]);
 
-/** The reviewed program-level options (seed 000, "Argument values"). */
+/** The reviewed program-level options (docs/architecture.md, "Argument values"). */
 const PROGRAM_LEVEL_OPTIONS: ReadonlyMap<string, ProgramLevelOptions> = new Map([
   [
     "git",

@@ -1,5 +1,5 @@
 /**
- * The `.yrp` compiled-pack format (seed 000, "Compiled pack"): a pure writer,
+ * The `.yrp` compiled-pack format (docs/architecture.md, "Compiled pack"): a pure writer,
  * {@linkcode encodeCompiledPack}, and a lazy, verifying reader,
  * {@linkcode openCompiledPack}. The byte layout, digests, reader checks and
  * error codes are specified in `docs/compiled-pack.md`.

@@ -1,5 +1,5 @@
 /**
- * The rule fixture format (seed 000, "Rule fixtures"): one JSON object per
+ * The rule fixture format (docs/architecture.md, "Rule fixtures"): one JSON object per
  * file recording an argv, its exit code and exact input bytes, the expected
  * outcome and the exact expected output. This module validates a fixture's
  * text and decodes its byte fields; it does not run it. Pure.

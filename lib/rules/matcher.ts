@@ -1,6 +1,6 @@
 /**
  * The argv matcher: decides whether one rule's `match` conditions hold for
- * one normalised argument vector (seed 000, "Command matching").
+ * one normalised argument vector (docs/architecture.md, "Command matching").
  *
  * Contract: pure, total and allocation-free. A rule matches when the program
  * is one of its `programs` (exact, case-sensitive), its `argvPrefix` equals

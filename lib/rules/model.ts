@@ -3,7 +3,7 @@
  * part of YARP reads. Source validation produces it, the built-in generator
  * writes it as data, the compiled-pack reader decodes it, the matcher selects
  * it and the reducers run it. Field names are the TypeScript spellings of the
- * source-schema fields (seed 000, "Rule fields").
+ * source-schema fields (docs/architecture.md, "Rule fields").
  *
  * This module holds types and limits only; it has no behaviour.
  *
@@ -33,7 +33,7 @@ export interface LinePattern {
   readonly trim: PatternTrim;
 }
 
-/** The typed reducer kinds: each takes no field but `kind` (seed 000). */
+/** The typed reducer kinds: each takes no field but `kind` (docs/rules.md). */
 export const TYPED_REDUCER_KINDS = [
   "search",
   "diff",
@@ -177,7 +177,7 @@ export interface RuleSource {
   allRules(): readonly Rule[];
 }
 
-/** The seed 000 limits every validator, compiler and reader enforces. */
+/** The limits (docs/architecture.md, "Limits") every validator, compiler and reader enforces. */
 export const LIMITS = {
   idMaxBytes: 128,
   rulesPerPack: 10_000,
@@ -197,6 +197,6 @@ export const LIMITS = {
   maxOutputBytesMin: 1_024,
   maxOutputBytesMax: 16_777_216,
   minSavingsBytesMax: 1_048_576,
-  /** Retained state allowed per stream (seed 000, "Memory contract"). */
+  /** Retained state allowed per stream (docs/architecture.md, "Memory contract"). */
   streamMemoryBytesMax: 4 * 1024 * 1024,
 } as const;

@@ -2,7 +2,7 @@
  * The file edge of the `.yrp` format: writing a compiled pack atomically with
  * owner-only permissions, and reading one with its file identity kept so a
  * later caller can prove the file was not replaced or modified in between
- * (seed 000, "Writes and permissions" and "Rewrite and run agreement").
+ * (docs/architecture.md, "Writes and permissions" and "Rewrite and run agreement").
  *
  * Known misses: the parent directory is not fsynced after the rename, so a
  * crash right after a write may leave the previous file; identity compares

@@ -1,7 +1,7 @@
 /**
  * The rule registry: the built-in rules and the explicitly loaded external
- * packs, in layer order, and rule selection over them (seed 000, "Registry
- * and matcher implementation", "External pack loading").
+ * packs, in layer order, and rule selection over them (docs/architecture.md, "Registry
+ * and matcher", "External pack loading").
  *
  * Contract:
  * - Construction checks that pack ids and rule ids are unique. An external

@@ -1,5 +1,5 @@
 /**
- * The seed 000 grammar and limits of a validated rule as pure predicates:
+ * The rule grammar (docs/rules.md) and limits of a validated rule as pure predicates:
  * ids, program names, argument tokens, patterns, reducers and policies.
  * Source validation reports with positions; the compiled-pack reader checks
  * decoded records; both use these so the two can never disagree.
@@ -198,7 +198,7 @@ function policyProblem(name: string, policy: OutputPolicy): string | undefined {
 }
 
 /**
- * Checks one rule against the seed 000 grammar and limits (id, programs,
+ * Checks one rule against the rule grammar and limits (id, programs,
  * tokens, reducer, patterns, policies) and returns the first problem as a
  * short phrase naming the source field, or `undefined` when the rule is valid.
  * It does not check cross-rule properties (duplicate ids, overlaps).

@@ -1,6 +1,6 @@
 /**
- * Validation of source-pack text (seed 000, "Manifest fields" through
- * "Output policy"): a `pack.json` manifest or one rule file, given as text,
+ * Validation of source-pack text (docs/architecture.md, "Manifest fields" and "Rule
+ * fields"; docs/rules.md): a `pack.json` manifest or one rule file, given as text,
  * becomes the validated model or the complete list of diagnostics for that
  * file. Pure: no file system access (see `source_pack.ts` for loading).
  *
@@ -211,7 +211,7 @@ const ACTIONS: readonly RuleAction[] = ["reduce", "transform", "passthrough"];
 const REDUCE_ONLY = ["reducer", "success", "failure"] as const;
 
 /**
- * Validates the text of one rule file (seed 000, "Rule fields"). Returns the
+ * Validates the text of one rule file (docs/architecture.md, "Rule fields"). Returns the
  * model rule plus warnings (a failure policy smaller than the success policy
  * in any field is `failure-below-success`), or every diagnostic. Never throws.
  *

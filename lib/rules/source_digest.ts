@@ -1,5 +1,5 @@
 /**
- * The source digest of a rule pack (seed 000, "Source digest"): one SHA-256
+ * The source digest of a rule pack (docs/architecture.md, "Source digest"): one SHA-256
  * over the exact source bytes, so any byte change, including whitespace or the
  * order of paths in the manifest, gives a different digest. Pure.
  *

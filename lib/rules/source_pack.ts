@@ -1,12 +1,12 @@
 /**
- * Loading a source pack from disk (seed 000, "Source pack structure"): the
+ * Loading a source pack from disk (docs/architecture.md, "Source pack structure"): the
  * I/O edge around the pure validators in `rule_source.ts`.
  *
  * `pack.json` is the only entry point; the directory is never scanned. Every
  * listed path is checked segment by segment with `lstat` (no symlink
  * anywhere, directories then one regular file), must stay inside the
  * canonical root, and is read with a bounded read. Limits: 64 KiB per rule
- * file, 1 MiB for `pack.json` (seed 000 caps every source file at 64 KiB, but
+ * file, 1 MiB for `pack.json` (the rule limits cap every source file at 64 KiB, but
  * a 64 KiB manifest cannot list the 10,000 rules it also allows, so the
  * manifest gets room for 10,000 paths of about 100 bytes), 32 MiB for the
  * manifest and all rule files together; an empty file is an error. A path problem is reported at its manifest entry (`pack.json`,

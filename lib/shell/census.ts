@@ -1,5 +1,5 @@
 /**
- * The privacy-safe shell syntax census (seed 001, "Offline analysis"): which
+ * The privacy-safe shell syntax census (docs/architecture.md, "Offline analysis"): which
  * fixed public syntax ids occur anywhere in one command source, found by
  * walking its tree-sitter-bash tree, inside substitutions, compound commands
  * and ERROR nodes too. A census holds ids and the parser's verdict only,

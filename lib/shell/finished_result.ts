@@ -1,6 +1,6 @@
 /**
  * Reduces one finished shell result with the one parser and the result
- * planner (seed 001, "Runtime flow"): parse, plan, check stage diagnostics,
+ * planner (docs/architecture.md, "Runtime flow"): parse, plan, check stage diagnostics,
  * obtain an exact copy, then reduce under the plan's status policy. Shared
  * by `yarp result-reduce` and the corpus analysis, so both measure and ship
  * the same decision.

@@ -1,6 +1,6 @@
 /**
  * The shell parser: one conservative parser for simple commands, chains and
- * pipelines (seed 001). `loadShellParser` starts the tree-sitter runtime
+ * pipelines (docs/architecture.md, "Parser"). `loadShellParser` starts the tree-sitter runtime
  * once per process; its `parse` returns the shell model or one rejection
  * reason, and its `census` the fixed syntax ids of a source (offline
  * analysis). Neither throws, executes, expands or resolves anything.

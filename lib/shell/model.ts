@@ -1,6 +1,6 @@
 /**
  * The shell model: the only facts about accepted shell source that planning
- * and rewriting read (seed 001, "Shell model"). Every word is a decoded
+ * and rewriting read (docs/architecture.md, "Shell model"). Every word is a decoded
  * literal; every span is a UTF-16 offset range into the source. Types only.
  *
  * @module
@@ -123,7 +123,7 @@ export type ShellParse =
   | { readonly ok: true; readonly program: ShellProgram }
   | { readonly ok: false; readonly reason: ShellRejectReason; readonly nodeKind?: string };
 
-/** Fixed parser limits (seed 001, "Parser"). */
+/** Fixed parser limits (docs/architecture.md, "Parser"). */
 export const SHELL_LIMITS = {
   sourceBytes: 256 * 1024,
   nodes: 16_384,

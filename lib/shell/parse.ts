@@ -1,5 +1,5 @@
 /**
- * Conservative shell parsing over a tree-sitter-bash syntax tree (seed 001,
+ * Conservative shell parsing over a tree-sitter-bash syntax tree (docs/architecture.md,
  * "Parser", "Shell model"). `acceptTree` turns a tree into a
  * {@link ShellProgram} only when every check passes: the source is non-empty,
  * NUL-free and at most 256 KiB; the root covers the whole source with no

@@ -1,5 +1,5 @@
 /**
- * The result planner (seed 001, "Output contracts", "Transform rules",
+ * The result planner (docs/architecture.md, "Output contracts", "Transform rules",
  * "Streams and status"): decides, from an accepted {@link ShellProgram} and a
  * rule registry, whether every visible output of a finished shell result has
  * one reducer type, and under which status confidence it may be reduced.
@@ -21,7 +21,7 @@
  * reduction.
  *
  * Reducer family. This build's reducer kinds are `head_tail` and
- * `line_filter`; seed 001's `search_summary`, `list_summary`,
+ * `line_filter`; the planner's `search_summary`, `list_summary`,
  * `test_summary` are modelled as the family key `<first segment of the rule
  * id>:<reducer kind>` (`search:line_filter`, `tests:line_filter`, …), and
  * two rules merge only when their reducer specs are also identical.
@@ -99,7 +99,7 @@ export interface TypedOutput {
   readonly argv?: readonly string[];
 }
 
-/** The output state of one stream or path (seed 001, "Output contracts"). */
+/** The output state of one stream or path (docs/architecture.md, "Output contracts"). */
 export type OutputState =
   | { readonly kind: "empty" }
   | { readonly kind: "typed"; readonly typed: TypedOutput }
@@ -634,7 +634,7 @@ function planProgram(
 /**
  * The rule to reduce with under the plan's status confidence: the plan's
  * rule when `complete`, else the same rule with its failure policy also used
- * on success (seed 001: `FinalStageOnly` and `Conditional` use the larger
+ * on success (docs/architecture.md, "Streams and status": `FinalStageOnly` and `Conditional` use the larger
  * failure policy).
  */
 export function effectiveRule(plan: ResultPlan): ReductionRule {

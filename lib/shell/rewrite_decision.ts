@@ -1,5 +1,5 @@
 /**
- * The rewrite decision (seed 000, "Shell source checks", "Rewrite and run
+ * The rewrite decision (docs/architecture.md, "Shell source checks", "Rewrite and run
  * agreement"): shell source that is one simple command selected by exactly
  * one reduction rule becomes `yarp run --expect-rule ID -- ARGV…`; anything
  * else stays as written, with a stable reason code. Shared by `yarp rewrite`

@@ -1,5 +1,5 @@
 /**
- * Reviewed stage forms (seed 001, "Boundaries"; docs/shell.md, "Stage
+ * Reviewed stage forms (docs/architecture.md, "Boundaries"; docs/shell.md, "Stage
  * forms"): the words around a command that run it unchanged, read from the
  * literal argv alone. Pure functions over words; nothing is resolved,
  * expanded or executed.

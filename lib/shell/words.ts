@@ -1,7 +1,7 @@
 /**
  * Literal word decoding: turns the source text of a bare word, a
  * single-quoted string or a double-quoted string without expansions into
- * the exact argument bash would pass (seed 001, "Parser"; seed 000, "Shell
+ * the exact argument bash would pass (docs/architecture.md, "Parser", "Shell
  * source checks"). Anything bash would expand, glob or reinterpret is
  * refused, never guessed: `$` and backquotes anywhere outside single quotes,
  * unquoted `*`, `?`, `[`, a `~` where bash may expand it (at the start of a
