@@ -20,7 +20,6 @@ import {
   type HostRun,
   INDEX,
   makeFixture,
-  ROOT,
   seen,
   session,
   type Target,
@@ -30,16 +29,6 @@ import {
 const { LOG, READ, NPM, GREP, CAT, ASK, DENY } = INDEX;
 
 const ENABLED = Deno.env.get("YARP_HOSTS_E2E") !== "off";
-
-/** Is `yarp setup` there yet (the hosts layer lands on its own branch)? */
-async function setupAvailable(): Promise<boolean> {
-  const out = await new Deno.Command(join(ROOT, "bin/yarp"), {
-    args: ["setup", "--status"],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  return !new TextDecoder().decode(out.stderr).includes("unknown command");
-}
 
 /** The real outputs, for comparison: what the commands print in the project. */
 async function truth(project: string) {
@@ -130,12 +119,9 @@ hostTest(
   },
 );
 
-const SETUP = ENABLED && await setupAvailable();
-
 hostTest(
-  "hosts e2e: with YARP (yarp setup) the model gets reduced results, exact recovery and the same permissions" +
-    (SETUP ? "" : " [ignored: 'yarp setup' is not on this branch yet]"),
-  !SETUP,
+  "hosts e2e: with YARP (yarp setup) the model gets reduced results, exact recovery and the same permissions",
+  !ENABLED,
   async () => {
     const fx = await fixture();
     const real = await truth(fx.project);
