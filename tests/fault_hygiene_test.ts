@@ -59,11 +59,16 @@ Deno.test("hygiene: no unit test reaches a module that installs npm packages", (
 });
 
 /**
- * Test files that start npm on purpose, each with the reason it installs
- * nothing: the sandbox test wraps a local project's `npm test` as the child
- * YARP runs, with npm's update check off.
+ * Test modules that start npm on purpose, each with its reason: the sandbox
+ * test wraps a local project's `npm test` as the child YARP runs, with npm's
+ * update check off; the end-to-end harness (`_pi_e2e.ts`, shared by the Pi,
+ * Pi package and Claude Code/Codex end-to-end tests) installs the pinned
+ * hosts once into the test cache and packs the Pi package with `npm pack`.
  */
-const STARTS_NPM_ON_PURPOSE = new Set([join(ROOT, "tests/sandbox_test.ts")]);
+const STARTS_NPM_ON_PURPOSE = new Set([
+  join(ROOT, "tests/sandbox_test.ts"),
+  join(ROOT, "tests/_pi_e2e.ts"),
+]);
 
 Deno.test("hygiene: no unit test or module it loads starts npm or npx", () => {
   for (const [file, chain] of reachable(testFiles)) {

@@ -224,7 +224,7 @@ Deno.test("yarp run records its host and the characters of both streams before a
       YARP_HOST: "codex",
     }, repo);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(decoder.decode(run.stdout), /exact: yarp read [0-9a-f]{8}\]/);
+    assert.match(decoder.decode(run.stdout), /exact: yarp read [0-9a-f]{8}[ \]]/);
     const report = await gainJson(state);
     assert.deepEqual(report.hosts.map((h) => [h.host, h.calls]), [["pi", 1]], "--host wins");
     assert.equal(report.total.chars_before, countChars(raw.stdout));

@@ -40,7 +40,7 @@ async function truth(project: string) {
   };
 }
 
-const MARKER = /\[yarp: [^\]\n]* · exact: yarp read ([0-9a-f]+)\]/;
+const MARKER = /\[yarp: [^\]\n]* · exact: yarp read ([0-9a-f]+)[ \]]/;
 
 /** The baseline facts every session must show, with or without YARP. */
 function assertCommon(target: Target, run: HostRun, real: Awaited<ReturnType<typeof truth>>) {
