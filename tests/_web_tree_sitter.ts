@@ -11,6 +11,7 @@
 import { createRequire } from "node:module";
 import type { ShellParse, SyntaxCensus } from "../lib/shell/mod.ts";
 import { acceptTree, precheckSource } from "../lib/shell/parse.ts";
+import { attachNested, NESTED_SHELL_DEPTH } from "../lib/shell/parser.ts";
 import { type CensusNode, censusTree } from "../lib/shell/census.ts";
 
 /** The node surface both parsers offer and {@link treeLines} reads. */
@@ -52,8 +53,24 @@ export async function loadReferenceParser(): Promise<ReferenceParser> {
       if (early !== undefined) {
         return { parse: { ok: false, reason: early }, census: { features: [], parse: early } };
       }
+      /** As lib/shell/parser.ts: nested `bash -c`/`su -c` literals parsed after their source. */
+      const nested = (script: string, depth: number): ShellParse => {
+        const refused = precheckSource(script);
+        if (refused !== undefined) return { ok: false, reason: refused };
+        return withTree(script, (root) => withNested(acceptTree(script, root), depth));
+      };
+      const withNested = (parsed: ShellParse, depth: number): ShellParse =>
+        parsed.ok
+          ? attachNested(
+            parsed.program,
+            (script) =>
+              depth >= NESTED_SHELL_DEPTH
+                ? { ok: false, reason: "too-deep" }
+                : nested(script, depth + 1),
+          )
+          : parsed;
       return withTree(source, (root) => {
-        const parse = acceptTree(source, root);
+        const parse = withNested(acceptTree(source, root), 0);
         return { parse, census: censusTree(source, root, parse) };
       });
     },

@@ -15,14 +15,14 @@ import { acceptTree, precheckSource } from "./parse.ts";
 import type { BashNode, BashParser } from "./bash_parser.ts";
 
 /** How deep `bash -c 'bash -c …'` nests before the parser refuses it (`too-deep`). */
-const NESTED_SHELL_DEPTH = 3;
+export const NESTED_SHELL_DEPTH = 3;
 
 /**
  * `program` with every `bash -c 'LITERAL'` stage ({@link shellScriptOperand})
  * carrying the literal's accepted program as `nested`; the first literal
  * that `parseScript` rejects rejects the whole source with its reason.
  */
-function attachNested(
+export function attachNested(
   program: ShellProgram,
   parseScript: (script: string) => ShellParse,
 ): ShellParse {
