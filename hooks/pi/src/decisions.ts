@@ -227,13 +227,37 @@ export function markerArchiveId(text: string): string | undefined {
   return undefined;
 }
 
+/** `yarp gain --json`'s total: results reduced and characters before, after and saved (signed). */
+export interface GainFigures {
+  readonly calls: number;
+  readonly charsBefore: number;
+  readonly charsAfter: number;
+  readonly saved: number;
+}
+
 /**
- * The byte count in a marker's `omitted N lines (B bytes)` clause, for a
- * result `yarp run` already reduced; undefined without such a marker.
+ * The `total` of `yarp gain --json`'s stdout, read strictly; undefined when
+ * it is not the documented object.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual, equal } from "node:assert/strict";
+ * import { readGainJson } from "./decisions.ts";
+ * const stdout = '{"since":null,"hosts":[],"total":{"calls":1,"chars_before":9,"chars_after":4,"saved":5}}\n';
+ * deepEqual(readGainJson(stdout), { calls: 1, charsBefore: 9, charsAfter: 4, saved: 5 });
+ * equal(readGainJson("yarp gain: no archive"), undefined);
+ * ```
  */
-export function markerOmittedBytes(text: string): number | undefined {
-  const match = /\[yarp: [^\n\]]*· omitted [0-9,]+ lines? \(([0-9,]+) bytes?\)/.exec(text);
-  return match === null ? undefined : Number(match[1].replaceAll(",", ""));
+export function readGainJson(stdout: string): GainFigures | undefined {
+  try {
+    const total = (JSON.parse(stdout) as { total?: Record<string, unknown> } | null)?.total;
+    const figures = ["calls", "chars_before", "chars_after", "saved"].map((key) => total?.[key]);
+    if (!figures.every(Number.isSafeInteger)) return undefined;
+    const [calls, charsBefore, charsAfter, saved] = figures as number[];
+    return { calls, charsBefore, charsAfter, saved };
+  } catch {
+    return undefined;
+  }
 }
 
 /** What to do with a finished result after `yarp result-reduce`. */
