@@ -33,10 +33,11 @@
 import { joinReducedResult, splitBashResult } from "./bash_result.ts";
 import {
   decideReducedResult,
+  type GainFigures,
   isYarpCommand,
   markerArchiveId,
-  type GainFigures,
   type PassReason,
+  PI_HOST,
   type ProcessOutcome,
   readGainJson,
   readRewriteJson,
@@ -94,9 +95,6 @@ export interface ExtensionDeps {
   /** Writes one line to stderr (used when there is no UI). */
   readonly stderr: (line: string) => void;
 }
-
-/** Every reduction made inside Pi is recorded under host `pi` (`yarp gain --host pi`). */
-const HOST = ["--host", "pi"] as const;
 
 /** Timeouts in milliseconds. */
 export const REWRITE_TIMEOUT_MS = 2000;
@@ -305,7 +303,14 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         });
         return record({ kind: "pass", stage: "rewrite", reason });
       };
-      const outcome = await deps.run(binary, ["rewrite", "--json", ...HOST, ...packs, "--", call.command], {
+      const outcome = await deps.run(binary, [
+        "rewrite",
+        "--json",
+        ...PI_HOST,
+        ...packs,
+        "--",
+        call.command,
+      ], {
         timeoutMs: REWRITE_TIMEOUT_MS,
         cwd: ctx.cwd,
       });
@@ -385,7 +390,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const exit = parts.exitCode === undefined ? [] : ["--exit-code", String(parts.exitCode)];
       const outcome = await deps.run(
         state.binary!,
-        ["result-reduce", "--command", command, ...exit, ...HOST, ...packs],
+        ["result-reduce", "--command", command, ...exit, ...PI_HOST, ...packs],
         { stdin: whole, timeoutMs: RESULT_TIMEOUT_MS, cwd: ctx.cwd },
       );
       noteTimeout(ctx, outcome, "result-reduce");
@@ -440,7 +445,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
               timeoutMs: VERSION_TIMEOUT_MS,
               cwd: ctx.cwd,
             }),
-            deps.run(binary, ["gain", "--json", ...HOST, "--since", startedAt], {
+            deps.run(binary, ["gain", "--json", ...PI_HOST, "--since", startedAt], {
               timeoutMs: RESULT_TIMEOUT_MS,
               cwd: ctx.cwd,
             }),
