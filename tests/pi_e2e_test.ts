@@ -171,7 +171,24 @@ async function mainScenarios(pi: PiInstall, fx: Fixture): Promise<void> {
   const report = withYarp.stderr;
   assert.match(report, /YARP 0\.1\.0: on/);
   assert.match(report, /commands rewritten to yarp run: 2/);
-  assert.match(report, /results reduced by yarp result-reduce: 3/);
+  // What /yarp says Pi saved is what `yarp gain --host pi` says for the same archive (this Pi's only).
+  const shown =
+    /\(yarp gain --host pi\): (\d+) results reduced, (\d+) → (\d+) characters, saved (-?\d+)\n/
+      .exec(report);
+  assert.ok(shown !== null, report);
+  const gain = JSON.parse(
+    new TextDecoder().decode(
+      await yarpIn(scratch, fx.project, ["gain", "--json", "--host", "pi"]),
+    ),
+  ).total;
+  assert.deepEqual(shown.slice(1).map(Number), [
+    gain.calls,
+    gain.chars_before,
+    gain.chars_after,
+    gain.saved,
+  ]);
+  assert.ok(gain.calls >= 5, "3 by result-reduce and 2 by yarp run --host pi");
+  assert.ok(gain.saved > 0);
   assert.match(report, /result:yarp-command: 1/);
   assert.match(report, /result:wrapped: 2/);
   // Pass-through reasons by code: the extension's pre-check and YARP's own reason codes.

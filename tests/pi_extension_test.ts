@@ -69,7 +69,7 @@ Deno.test("isYarpCommand: the model's own yarp calls", () => {
 });
 
 Deno.test("readRewriteJson: one strict JSON line; anything else leaves the command as written", () => {
-  const command = "yarp run --expect-rule git/log -- git log 'a b'";
+  const command = "yarp run --host pi --expect-rule git/log -- git log 'a b'";
   assert.deepEqual(
     readRewriteJson(
       exit(JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n"),
@@ -91,11 +91,11 @@ Deno.test("readRewriteJson: one strict JSON line; anything else leaves the comma
   for (
     const malformed of [
       "",
-      "yarp run --expect-rule git/log -- git log\n",
+      "yarp run --host pi --expect-rule git/log -- git log\n",
       '{"rewrite":true,"reason":"rewritten"}\n',
       '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"rm -rf /"}\n',
-      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/logx -- a"}\n',
-      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/log -- a\\nb"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --host pi --expect-rule git/logx -- a"}\n',
+      '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --host pi --expect-rule git/log -- a\\nb"}\n',
       '{"rewrite":false,"reason":"transform-only","rule":"a b"}\n',
       '{"rewrite":false,"reason":"guarded","rule":3}\n',
       '{"rewrite":false,"reason":"guarded","rule":"exact/sed","command":"yarp run -- sed"}\n',
@@ -138,7 +138,7 @@ Deno.test("readRewriteJson: every reply shape the real yarp rewrite --json gives
   ];
   for (const [source, reason] of sources) {
     const out = await new Deno.Command(new URL("../bin/yarp", import.meta.url).pathname, {
-      args: ["rewrite", "--json", "--", source],
+      args: ["rewrite", "--json", "--host", "pi", "--", source],
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -161,10 +161,10 @@ Deno.test("readRewriteJson: a wrap decision only from exactly the documented obj
         rule: fc.option(fc.constantFrom("git/log", "a b", "", "search/grep"), { nil: undefined }),
         command: fc.option(
           fc.constantFrom(
-            "yarp run --expect-rule git/log -- git log",
-            "yarp run --expect-rule search/grep -- grep x",
+            "yarp run --host pi --expect-rule git/log -- git log",
+            "yarp run --host pi --expect-rule search/grep -- grep x",
             "rm -rf /",
-            "yarp run --expect-rule git/log",
+            "yarp run --host pi --expect-rule git/log",
           ),
           { nil: undefined },
         ),
@@ -180,15 +180,15 @@ Deno.test("readRewriteJson: a wrap decision only from exactly the documented obj
       assert.equal(parsed.reason, "rewritten");
       assert.equal(parsed.rule, reply.decision.rule);
       assert.equal(parsed.command, reply.decision.command);
-      assert.ok(parsed.command.startsWith(`yarp run --expect-rule ${parsed.rule} `));
+      assert.ok(parsed.command.startsWith(`yarp run --host pi --expect-rule ${parsed.rule} `));
     },
   ));
 });
 
 Deno.test("withInvocation: YARP's wrapper line started by the binary's own words", () => {
   assert.equal(
-    withInvocation("yarp run --expect-rule git/log -- git log 'a b'", "'/x y/yarp'"),
-    "'/x y/yarp' run --expect-rule git/log -- git log 'a b'",
+    withInvocation("yarp run --host pi --expect-rule git/log -- git log 'a b'", "'/x y/yarp'"),
+    "'/x y/yarp' run --host pi --expect-rule git/log -- git log 'a b'",
   );
 });
 
@@ -430,9 +430,10 @@ interface FakeYarp {
   rewrite?: (source: string, args: readonly string[]) => ProcessOutcome;
   reduce?: (stdin: string, args: readonly string[]) => ProcessOutcome;
   trust?: () => ProcessOutcome;
+  gain?: () => ProcessOutcome;
 }
 
-function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
+function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}, cwd = "/project") {
   const handlers = new Map<string, (event: unknown, ctx: PiContext) => unknown>();
   const commands = new Map<string, (args: string, ctx: PiContext) => unknown>();
   const calls: string[][] = [];
@@ -467,6 +468,7 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
       if (args[0] === "archive") {
         return Promise.resolve(exit('{"path":"/state/yarp/archive.sqlite3"}'));
       }
+      if (args[0] === "gain") return Promise.resolve(yarp.gain?.() ?? exit(gainJson(0, 0)));
       return Promise.resolve(exit("", 2));
     },
     readFullOutput: (path) => Promise.resolve(path === "/tmp/pi-bash-ab.log" ? FULL : undefined),
@@ -479,7 +481,7 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}) {
     ...overrides,
   };
   registerYarp(pi, deps);
-  const ctx: PiContext = { cwd: "/project", hasUI: false };
+  const ctx: PiContext = { cwd, hasUI: false };
   return {
     calls,
     notes,
@@ -522,11 +524,18 @@ const FULL = "FULL OUTPUT\n".repeat(5000);
 const WRAP = (source: string, args: readonly string[] = [], digest = DIGEST) => {
   const pack = args.indexOf("--rule-pack");
   const packs = pack < 0 ? "" : `--rule-pack ${args[pack + 1]} --pack-digest ${digest} `;
-  const command = `yarp run --expect-rule git/log ${packs}-- ${source}`;
+  const command = `yarp run --host pi --expect-rule git/log ${packs}-- ${source}`;
   return exit(
     JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n",
   );
 };
+/** A `yarp gain --json` reply whose total is `before` → `after` over one call. */
+const gainJson = (before: number, after: number) =>
+  JSON.stringify({
+    since: null,
+    hosts: [],
+    total: { calls: 1, chars_before: before, chars_after: after, saved: before - after },
+  }) + "\n";
 const DECLINE = (reason: string, rule?: string) =>
   exit(JSON.stringify({ rewrite: false, reason, ...(rule === undefined ? {} : { rule }) }) + "\n");
 
@@ -563,8 +572,62 @@ Deno.test("/yarp: recent archive ids include the results yarp run reduced", asyn
   await h.call("bash", { command: "make | tail" }, "r");
   assert.ok(await h.result("bash", { command: "make | tail" }, "m".repeat(9000), false, "r"));
   const report = await h.command("");
-  assert.match(report, /results reduced by yarp run: 1 .*9000 bytes omitted/);
   assert.match(report, /recent archive ids: 4567cdef, 0123abcd\n/);
+});
+
+Deno.test("--host pi on every rewrite and result-reduce; /yarp's saved characters are yarp gain's", async () => {
+  const h = harness({
+    rewrite: WRAP,
+    reduce: () => exit(MARKED),
+    gain: () => exit(gainJson(9000, 120)),
+  });
+  const started = Date.now();
+  await h.call("bash", { command: "git log" }, "w");
+  await h.call("bash", { command: "make | tail" }, "r");
+  assert.ok(await h.result("bash", { command: "make | tail" }, "m".repeat(9000), false, "r"));
+  const report = await h.command("");
+  const hosted = (name: string) => {
+    const calls = h.calls.filter((c) => c[0] === name);
+    assert.ok(calls.length > 0, name);
+    for (const args of calls) {
+      const at = args.indexOf("--host");
+      assert.equal(args[at + 1], "pi", `${name}: ${args.join(" ")}`);
+      assert.ok(at > 0 && at < (args.indexOf("--") >>> 0), `${name}: options before --`);
+    }
+    return calls;
+  };
+  hosted("rewrite");
+  hosted("result-reduce");
+  const [gain] = hosted("gain");
+  assert.deepEqual(gain.slice(0, 2), ["gain", "--json"]);
+  const since = Date.parse(gain[gain.indexOf("--since") + 1]);
+  assert.ok(since <= started && since > started - 60_000, gain.join(" "));
+  assert.match(
+    report,
+    /saved in Pi since this session started \(yarp gain --host pi\): 1 results reduced, 9000 → 120 characters, saved 8880\n/,
+  );
+});
+
+Deno.test("/yarp: a failing yarp gain is one line; the rest of the report stays", async () => {
+  for (
+    const [outcome, said] of [
+      [exit("", 1), "exit 1"],
+      [{ kind: "timeout" }, "timed out"],
+      [exit("not json"), "malformed reply"],
+      [exit('{"total":{"calls":1}}'), "malformed reply"],
+    ] as [ProcessOutcome, string][]
+  ) {
+    const h = harness({ gain: () => outcome });
+    await h.call("bash", { command: "seq 1 9" }, "s");
+    const report = await h.command("");
+    const lines = report.split("\n").filter((line) => line.includes("yarp gain"));
+    assert.deepEqual(lines, [
+      `saved in Pi since this session started: unknown (yarp gain: ${said})`,
+    ]);
+    assert.match(report, /rewrite:unknown-program: 1/);
+    assert.match(report, /archive: \/state\/yarp\/archive\.sqlite3/);
+    assert.match(report, /yarp read ID/);
+  }
 });
 
 Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and exec_command", async () => {
@@ -574,11 +637,11 @@ Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and ex
   });
   const input = { command: "git log" };
   assert.equal(await h.call("bash", input), undefined);
-  assert.equal(input.command, "/bin/yarp run --expect-rule git/log -- git log");
-  assert.deepEqual(h.calls.at(-1), ["rewrite", "--json", "--", "git log"]);
+  assert.equal(input.command, "/bin/yarp run --host pi --expect-rule git/log -- git log");
+  assert.deepEqual(h.calls.at(-1), ["rewrite", "--json", "--host", "pi", "--", "git log"]);
   const exec = { cmd: "git log" };
   await h.call("exec_command", exec, "c2");
-  assert.equal(exec.cmd, "/bin/yarp run --expect-rule git/log -- git log");
+  assert.equal(exec.cmd, "/bin/yarp run --host pi --expect-rule git/log -- git log");
   const plain = { command: "ls" };
   await h.call("bash", plain, "c3");
   assert.equal(plain.command, "ls");
@@ -586,7 +649,10 @@ Deno.test("tool_call: the wrapper is applied only when YARP says so; bash and ex
   const quoted = { command: `git log --format="%h %s"` };
   const before = h.calls.length;
   await h.call("bash", quoted, "c4");
-  assert.equal(quoted.command, `/bin/yarp run --expect-rule git/log -- git log --format="%h %s"`);
+  assert.equal(
+    quoted.command,
+    `/bin/yarp run --host pi --expect-rule git/log -- git log --format="%h %s"`,
+  );
   assert.equal(h.calls.length, before + 1);
   // A source that certainly is not one simple command never starts a process.
   const pipeline = { command: "git log | head -5" };
@@ -608,7 +674,7 @@ Deno.test("tool_call and tool_result fail open on every failure, and never throw
     { kind: "timeout" },
     { kind: "spawn-error", message: "ENOENT" },
     exit('{"rewrite":true,"reason":"rewritten","rule":"git/log"}\n', 1),
-    exit("yarp run --expect-rule git/log -- git log\n"),
+    exit("yarp run --host pi --expect-rule git/log -- git log\n"),
     exit('{"rewrite":true,"reason":"rewritten"}\n'),
   ];
   for (const failure of failures) {
@@ -684,6 +750,8 @@ Deno.test("tool_result: full output from Pi's file, notices and isError kept, ya
     "make 2>&1 | tail -3",
     "--exit-code",
     "4",
+    "--host",
+    "pi",
   ]);
   assert.equal(replaced.isError, true);
   assert.ok(
@@ -705,7 +773,7 @@ Deno.test("tool_result: full output from Pi's file, notices and isError kept, ya
   );
   assert.equal(seen.length, 1);
   const report = await h.command("");
-  assert.match(report, /results reduced by yarp result-reduce: 1/);
+  assert.match(report, /recent archive ids: 0123abcd\n/);
   assert.match(report, /result:yarp-command: 1/);
   assert.match(report, /result:full-output-unavailable: 1/);
   assert.match(report, /archive: \/state\/yarp\/archive\.sqlite3/);
@@ -873,7 +941,7 @@ Deno.test("project pack: the trusted pack reaches rewrite and result-reduce", as
   }
   assert.equal(
     input.command,
-    `/bin/yarp run --expect-rule git/log --rule-pack /project/.yarp/rules.yrp --pack-digest ${DIGEST} -- git log`,
+    `/bin/yarp run --host pi --expect-rule git/log --rule-pack /project/.yarp/rules.yrp --pack-digest ${DIGEST} -- git log`,
   );
 });
 
@@ -891,6 +959,62 @@ Deno.test("project pack: a wrapper naming another digest than the trusted one is
   await h.call("bash", input);
   assert.equal(input.command, "git log");
   assert.match(await h.command(""), /rewrite:pack-changed: 1/);
+});
+
+Deno.test("with the real yarp: /yarp's saved characters equal yarp gain --json --host pi's", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "yarp-pi-gain-" });
+  try {
+    const env = { HOME: dir, XDG_STATE_HOME: `${dir}/state` };
+    const yarp = new URL("../bin/yarp", import.meta.url).pathname;
+    const binary: YarpBinary = { argv: [yarp], env, description: "checkout" };
+    const h = harness({}, {
+      version: YARP_VERSION,
+      locate: () => ({ candidates: [binary], reference: binary }),
+      run: (b, args, options) => runProcess([...b.argv, ...args], { ...options, env: b.env }),
+    }, dir);
+    // The wrapper YARP writes runs `yarp run --host pi`.
+    const input = { command: "git log" };
+    await h.call("bash", input, "w");
+    assert.match(
+      input.command,
+      /\/bin\/yarp run --host pi (\S+ )*-- git log$/,
+    );
+    // Two results reduced in Pi, and one by the CLI in the same archive (not Pi's).
+    const lines = (n: number, word: string) =>
+      Array.from({ length: n }, (_, i) => `${word} ${i}\n`).join("");
+    for (const [id, text] of [["a", lines(3000, "built")], ["b", lines(2000, "ok")]]) {
+      const reduced = await h.result("bash", { command: "make" }, text, false, id);
+      assert.ok(reduced !== undefined && reduced.content[0].text.length < text.length, id);
+    }
+    const cli = await new Deno.Command(yarp, {
+      args: ["result-reduce", "--command", "make"],
+      env,
+      stdin: "piped",
+      stdout: "null",
+    }).spawn();
+    const writer = cli.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(lines(4000, "cli")));
+    await writer.close();
+    assert.equal((await cli.status).code, 0);
+    const report = await h.command("");
+    const shown =
+      /\(yarp gain --host pi\): (\d+) results reduced, (\d+) → (\d+) characters, saved (-?\d+)\n/
+        .exec(report);
+    assert.ok(shown !== null, report);
+    const gain = await new Deno.Command(yarp, { args: ["gain", "--json", "--host", "pi"], env })
+      .output();
+    const total = JSON.parse(new TextDecoder().decode(gain.stdout)).total;
+    assert.deepEqual(shown.slice(1).map(Number), [
+      total.calls,
+      total.chars_before,
+      total.chars_after,
+      total.saved,
+    ]);
+    assert.equal(total.calls, 2, "the CLI's reduction is not Pi's");
+    assert.ok(total.saved > 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 // ---------------------------------------------------------------------------

@@ -101,6 +101,9 @@ const REASON_CODE = /^[a-z][a-z0-9-]{0,63}(?::[a-z][a-z0-9-]{0,63})?$/;
 const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
 const KEYS = ["rewrite", "reason", "rule", "command"];
 
+/** The extension's host for `rewrite` and `result-reduce`, so `yarp gain --host pi` counts Pi's reductions. */
+export const PI_HOST = ["--host", "pi"] as const;
+
 /**
  * Reads `yarp rewrite --json`'s reply (docs/shell.md, `yarp rewrite`): exit
  * 0 and exactly one line holding one JSON object with only `rewrite`
@@ -108,8 +111,9 @@ const KEYS = ["rewrite", "reason", "rule", "command"];
  * `parse:syntax-error`), `rule` (the rule id: always when `rewrite` is
  * true, and when a rule declined the source, as for `guarded` and
  * `transform-only`) and, exactly when `rewrite` is true (`reason` is
- * `rewritten`), `command` (the wrapper line: `yarp run --expect-rule RULE …
- * -- …`). Anything else gives the pass-through reason that leaves the
+ * `rewritten`), `command` (the wrapper line: `yarp run --host pi --expect-rule
+ * RULE … -- …`: the extension asks with {@link PI_HOST}, so a wrapper that would
+ * not record its reduction under host `pi` is malformed). Anything else gives the pass-through reason that leaves the
  * command as written.
  *
  * @example
@@ -117,7 +121,7 @@ const KEYS = ["rewrite", "reason", "rule", "command"];
  * import { deepEqual } from "node:assert/strict";
  * import { readRewriteJson } from "./decisions.ts";
  * const exit = (stdout: string) => ({ kind: "exit" as const, code: 0, stdout, stderr: "" });
- * const command = "yarp run --expect-rule git/log -- git log";
+ * const command = "yarp run --host pi --expect-rule git/log -- git log";
  * deepEqual(readRewriteJson(exit(JSON.stringify({ rewrite: true, reason: "rewritten", rule: "git/log", command }) + "\n")), {
  *   decision: { rewrite: true, rule: "git/log", command },
  * });
@@ -169,7 +173,7 @@ export function readRewriteJson(
     };
   }
   if (ruleId === undefined || typeof command !== "string") return malformed;
-  const wrapper = `yarp run --expect-rule ${ruleId} `;
+  const wrapper = `yarp run ${PI_HOST.join(" ")} --expect-rule ${ruleId} `;
   if (!command.startsWith(wrapper) || !command.includes(" -- ") || command.includes("\n")) {
     return malformed;
   }
@@ -227,13 +231,37 @@ export function markerArchiveId(text: string): string | undefined {
   return undefined;
 }
 
+/** `yarp gain --json`'s total: results reduced and characters before, after and saved (signed). */
+export interface GainFigures {
+  readonly calls: number;
+  readonly charsBefore: number;
+  readonly charsAfter: number;
+  readonly saved: number;
+}
+
 /**
- * The byte count in a marker's `omitted N lines (B bytes)` clause, for a
- * result `yarp run` already reduced; undefined without such a marker.
+ * The `total` of `yarp gain --json`'s stdout, read strictly; undefined when
+ * it is not the documented object.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual, equal } from "node:assert/strict";
+ * import { readGainJson } from "./decisions.ts";
+ * const stdout = '{"since":null,"hosts":[],"total":{"calls":1,"chars_before":9,"chars_after":4,"saved":5}}\n';
+ * deepEqual(readGainJson(stdout), { calls: 1, charsBefore: 9, charsAfter: 4, saved: 5 });
+ * equal(readGainJson("yarp gain: no archive"), undefined);
+ * ```
  */
-export function markerOmittedBytes(text: string): number | undefined {
-  const match = /\[yarp: [^\n\]]*· omitted [0-9,]+ lines? \(([0-9,]+) bytes?\)/.exec(text);
-  return match === null ? undefined : Number(match[1].replaceAll(",", ""));
+export function readGainJson(stdout: string): GainFigures | undefined {
+  try {
+    const total = (JSON.parse(stdout) as { total?: Record<string, unknown> } | null)?.total;
+    const figures = ["calls", "chars_before", "chars_after", "saved"].map((key) => total?.[key]);
+    if (!figures.every(Number.isSafeInteger)) return undefined;
+    const [calls, charsBefore, charsAfter, saved] = figures as number[];
+    return { calls, charsBefore, charsAfter, saved };
+  } catch {
+    return undefined;
+  }
 }
 
 /** What to do with a finished result after `yarp result-reduce`. */

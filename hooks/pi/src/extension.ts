@@ -23,17 +23,23 @@
  *   result-reduce` reads the full output (Pi's full-output file when Pi
  *   truncated) and its reply replaces the text only when it changed and
  *   names an archived copy. `isError`, `details` and Pi's status notice stay.
+ * - `rewrite` and `result-reduce` get `--host pi`, so every reduction made
+ *   in Pi (the wrapper's `yarp run --host pi` too) is recorded under host
+ *   `pi`; `/yarp`'s characters saved are `yarp gain --json --host pi
+ *   --since <session start>`, the same code as `yarp gain`.
  *
  * @module
  */
 import { joinReducedResult, splitBashResult } from "./bash_result.ts";
 import {
   decideReducedResult,
+  type GainFigures,
   isYarpCommand,
   markerArchiveId,
-  markerOmittedBytes,
   type PassReason,
+  PI_HOST,
   type ProcessOutcome,
+  readGainJson,
   readRewriteJson,
   readVersionReply,
   shellCall,
@@ -115,6 +121,8 @@ interface Readiness {
 /** Registers the YARP handlers and the `/yarp` command on `pi`. */
 export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   let stats: SessionStats = EMPTY_STATS;
+  /** When this session started (ISO time), for `yarp gain --since`. */
+  let startedAt = new Date().toISOString();
   let off = false;
   let ready: Promise<Readiness> | undefined;
   let noticeShown = false;
@@ -249,6 +257,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   };
 
   pi.on("session_start", async (_event: never, ctx: PiContext) => {
+    startedAt = new Date().toISOString();
     try {
       await prepare(ctx);
     } catch (error) {
@@ -294,7 +303,14 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         });
         return record({ kind: "pass", stage: "rewrite", reason });
       };
-      const outcome = await deps.run(binary, ["rewrite", "--json", ...packs, "--", call.command], {
+      const outcome = await deps.run(binary, [
+        "rewrite",
+        "--json",
+        ...PI_HOST,
+        ...packs,
+        "--",
+        call.command,
+      ], {
         timeoutMs: REWRITE_TIMEOUT_MS,
         cwd: ctx.cwd,
       });
@@ -345,15 +361,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       };
       if (wrapped.delete(id)) {
         const text = textOf(content);
-        const omitted = text === undefined ? undefined : markerOmittedBytes(text);
-        if (text !== undefined && omitted !== undefined) {
-          record({
-            kind: "reduced-by-run",
-            charsAfter: text.length,
-            omittedBytes: omitted,
-            archiveId: markerArchiveId(text),
-          });
-        }
+        const archiveId = text === undefined ? undefined : markerArchiveId(text);
+        if (archiveId !== undefined) record({ kind: "reduced", archiveId });
         return pass("wrapped");
       }
       if (isYarpCommand(command)) return pass("yarp-command");
@@ -381,7 +390,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const exit = parts.exitCode === undefined ? [] : ["--exit-code", String(parts.exitCode)];
       const outcome = await deps.run(
         state.binary!,
-        ["result-reduce", "--command", command, ...exit, ...packs],
+        ["result-reduce", "--command", command, ...exit, ...PI_HOST, ...packs],
         { stdin: whole, timeoutMs: RESULT_TIMEOUT_MS, cwd: ctx.cwd },
       );
       noteTimeout(ctx, outcome, "result-reduce");
@@ -397,12 +406,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       }
       const text = joinReducedResult(decision.text, parts.statusNotice);
       if (text.length >= visible.length) return pass("not-smaller");
-      record({
-        kind: "reduced",
-        charsBefore: visible.length,
-        charsAfter: text.length,
-        archiveId: decision.archiveId,
-      });
+      record({ kind: "reduced", archiveId: decision.archiveId });
       return { content: [{ type: "text", text }], details, isError: failed };
     } catch (error) {
       record({ kind: "error", code: "tool-result", detail: String(error) });
@@ -431,14 +435,23 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return;
         }
         let archive = "unknown (YARP is disabled)";
+        let gain: GainFigures | { error: string } = { error: "not asked (YARP is disabled)" };
         if (
           state.binary !== undefined && state.disabledReason === undefined && hung === undefined
         ) {
-          const outcome = await deps.run(state.binary, ["archive", "stats", "--json"], {
-            timeoutMs: VERSION_TIMEOUT_MS,
-            cwd: ctx.cwd,
-          });
-          archive = archiveText(outcome);
+          const binary = state.binary;
+          const [location, saved] = await Promise.all([
+            deps.run(binary, ["archive", "stats", "--json"], {
+              timeoutMs: VERSION_TIMEOUT_MS,
+              cwd: ctx.cwd,
+            }),
+            deps.run(binary, ["gain", "--json", ...PI_HOST, "--since", startedAt], {
+              timeoutMs: RESULT_TIMEOUT_MS,
+              cwd: ctx.cwd,
+            }),
+          ]);
+          archive = archiveText(location);
+          gain = gainFacts(saved);
         }
         say(
           ctx,
@@ -452,6 +465,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
               ? `passed: ${packTrust.detail}`
               : `not passed: ${packTrust.detail}`,
             archive,
+            gain,
           }),
           "info",
         );
@@ -498,6 +512,12 @@ function describeIdentity(identity: { version: string; build: string | undefined
   return identity.build === undefined
     ? identity.version
     : `${identity.version} (build ${identity.build})`;
+}
+
+/** What `yarp gain --json` reported, or one line saying why it did not. */
+function gainFacts(outcome: ProcessOutcome): GainFigures | { error: string } {
+  if (outcome.kind !== "exit" || outcome.code !== 0) return { error: describe(outcome) };
+  return readGainJson(outcome.stdout) ?? { error: "malformed reply" };
 }
 
 /** The archive location from `yarp archive stats --json`, or the first line YARP said. */

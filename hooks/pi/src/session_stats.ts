@@ -1,29 +1,20 @@
 /**
  * What the extension did in one Pi session, as immutable data (pure): a
  * reducer over decision events and the `/yarp` report rendered from it.
+ * Characters saved are not counted here: they come from `yarp gain` (the
+ * archive's reductions under host `pi`), so `/yarp` and `yarp gain` agree.
  * The report never contains command or output text, only counts, codes and
  * archive ids.
  *
  * @module
  */
-import type { PassReason } from "./decisions.ts";
+import type { GainFigures, PassReason } from "./decisions.ts";
 
 /** One decision the extension made. */
 export type SessionEvent =
   | { readonly kind: "rewritten"; readonly tool: string }
-  | {
-    readonly kind: "reduced";
-    readonly charsBefore: number;
-    readonly charsAfter: number;
-    readonly archiveId: string;
-  }
-  | {
-    readonly kind: "reduced-by-run";
-    readonly charsAfter: number;
-    readonly omittedBytes: number;
-    /** The archive id its marker names, when it names one. */
-    readonly archiveId: string | undefined;
-  }
+  /** A result `result-reduce` or `yarp run` reduced, with the archive id its marker names. */
+  | { readonly kind: "reduced"; readonly archiveId: string }
   | {
     readonly kind: "pass";
     readonly stage: "rewrite" | "result";
@@ -35,16 +26,6 @@ export type SessionEvent =
 /** Counts for one session. */
 export interface SessionStats {
   readonly rewritten: number;
-  readonly reduced: number;
-  /** Characters of the results YARP reduced, as Pi would have shown them. */
-  readonly charsBefore: number;
-  /** Characters of the same results after reduction. */
-  readonly charsAfter: number;
-  /** Results `yarp run` reduced (wrapped commands). */
-  readonly reducedByRun: number;
-  /** Their characters as shown, and the bytes their markers say were omitted. */
-  readonly runCharsAfter: number;
-  readonly runOmittedBytes: number;
   /** Pass-through counts keyed `stage:reason`. */
   readonly passThrough: Readonly<Record<string, number>>;
   /** Error counts by code. */
@@ -62,12 +43,6 @@ export const MAX_IDS = 5;
 /** A session with nothing recorded yet. */
 export const EMPTY_STATS: SessionStats = {
   rewritten: 0,
-  reduced: 0,
-  charsBefore: 0,
-  charsAfter: 0,
-  reducedByRun: 0,
-  runCharsAfter: 0,
-  runOmittedBytes: 0,
   passThrough: {},
   errors: {},
   lastErrors: [],
@@ -94,23 +69,7 @@ export function recordEvent(stats: SessionStats, event: SessionEvent): SessionSt
     case "rewritten":
       return { ...stats, rewritten: stats.rewritten + 1 };
     case "reduced":
-      return {
-        ...stats,
-        reduced: stats.reduced + 1,
-        charsBefore: stats.charsBefore + event.charsBefore,
-        charsAfter: stats.charsAfter + event.charsAfter,
-        archiveIds: [...stats.archiveIds, event.archiveId].slice(-MAX_IDS),
-      };
-    case "reduced-by-run":
-      return {
-        ...stats,
-        reducedByRun: stats.reducedByRun + 1,
-        runCharsAfter: stats.runCharsAfter + event.charsAfter,
-        runOmittedBytes: stats.runOmittedBytes + event.omittedBytes,
-        archiveIds: event.archiveId === undefined
-          ? stats.archiveIds
-          : [...stats.archiveIds, event.archiveId].slice(-MAX_IDS),
-      };
+      return { ...stats, archiveIds: [...stats.archiveIds, event.archiveId].slice(-MAX_IDS) };
     case "pass":
       return { ...stats, passThrough: bump(stats.passThrough, `${event.stage}:${event.reason}`) };
     case "error":
@@ -137,20 +96,25 @@ export interface ReportFacts {
   readonly projectPack: string;
   /** Where the archive is, as YARP reports it. */
   readonly archive: string;
+  /** What `yarp gain --json --host pi --since START` reported, or why it could not be asked. */
+  readonly gain: GainFigures | { readonly error: string };
 }
 
 function sortedLines(counts: Readonly<Record<string, number>>): string[] {
   return Object.keys(counts).sort().map((key) => `  ${key}: ${counts[key]}`);
 }
 
-/** Renders the `/yarp` report: state, counts, pass-through reasons by code, errors, recovery. */
+/**
+ * Renders the `/yarp` report: state, counts, what `yarp gain` says Pi saved
+ * (or one line saying why it is unknown), pass-through reasons by code,
+ * errors, recovery.
+ */
 export function renderReport(stats: SessionStats, facts: ReportFacts): string {
   const state = facts.disabledReason !== undefined
     ? `disabled: ${facts.disabledReason}`
     : facts.off
     ? "off for this session (/yarp on turns it back on)"
     : "on";
-  const saved = stats.charsBefore - stats.charsAfter;
   const lines = [
     `YARP ${facts.extensionVersion}: ${state}`,
     `binary: ${facts.binary ?? "none found"}${
@@ -159,9 +123,9 @@ export function renderReport(stats: SessionStats, facts: ReportFacts): string {
     `project pack: ${facts.projectPack}`,
     `archive: ${facts.archive}`,
     `commands rewritten to yarp run: ${stats.rewritten}`,
-    `results reduced by yarp result-reduce: ${stats.reduced}`,
-    `characters before → after: ${stats.charsBefore} → ${stats.charsAfter} (saved ${saved})`,
-    `results reduced by yarp run: ${stats.reducedByRun} (${stats.runCharsAfter} characters shown, ${stats.runOmittedBytes} bytes omitted)`,
+    "error" in facts.gain
+      ? `saved in Pi since this session started: unknown (yarp gain: ${facts.gain.error})`
+      : `saved in Pi since this session started (yarp gain --host pi): ${facts.gain.calls} results reduced, ${facts.gain.charsBefore} → ${facts.gain.charsAfter} characters, saved ${facts.gain.saved}`,
   ];
   const passes = sortedLines(stats.passThrough);
   lines.push(
