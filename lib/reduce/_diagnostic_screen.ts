@@ -1,16 +1,22 @@
 /**
  * Finds the diagnostic lines (`diagnosticForm`, `diagnostics.ts`) among the
- * complete lines of a chunk range without classifying every line: one
- * native regular-expression search of the range (decoded one character per
- * byte) for every word a diagnostic form may hold: the marker words
- * (`MARKER_WORDS`, any case), `DIAGNOSTIC_ANCHORS`, and the leads of the
- * word-less forms (`mayLeadForm`: `✕ ✗ ✖ ● ⚠ ×`, `-->`, `File "`,
- * `not ok`, `npm ERR!`, `ERR_PNPM_`, `*** `, `* What`, `Caused by`, `fatal`,
- * `critical`, and `e:`, `w:`, `E ` at a line start). A line holding none is
- * never a form; a line holding one is classified by `diagnosticForm`.
+ * complete lines of a chunk range without classifying every line. Each
+ * window of the range (whole lines, decoded one character per byte: as
+ * UTF-8 when that gives as many characters as bytes, else as below)
+ * is searched for every text a diagnostic form holds: one native
+ * regular-expression search for the marker words (`MARKER_WORDS`, any
+ * case), `DIAGNOSTIC_ANCHORS`, `fatal`, `critical`, `caused by` and
+ * `not ok` (each led by a letter, which keeps V8's search fast), and one
+ * native `indexOf` scan for each lead of the other word-less forms
+ * (`mayLeadForm`), as the classifier matches them: `-->`, `*** `,
+ * `* What`, `ERR` (`npm ERR!`, `ERR_PNPM_`), `File "`, Kotlin's and pytest's
+ * `e: `, `w: `, `E  ` at a line start, and in a window that is not ASCII
+ * the marks `✕ ✗ ✖ ● ⚠ ×`. A line holding none is never a form; each
+ * line holding one is classified by `diagnosticForm`, once, in order.
  *
- * Bound: no state but the compiled search; each search decodes at most
- * {@link WINDOW_BYTES} at a time.
+ * Bound: no state but the compiled search; one window of at most
+ * {@link WINDOW_BYTES} bytes is decoded at a time, with at most one line
+ * start recorded per line of it.
  *
  * @module
  */
@@ -19,41 +25,60 @@ import { trieAlternation } from "./_word_candidates.ts";
 
 const LF = 10;
 const CR = 13;
-/** Bytes decoded and searched at a time (whole lines: a window ends after a line feed). */
-const WINDOW_BYTES = 65536;
 
 const latin1 = new TextDecoder("latin1");
+const utf8 = new TextDecoder();
 const encoder = new TextEncoder();
-/** `text`'s UTF-8 bytes as one latin1 character each, escaped for a pattern. */
-const asBytes = (text: string) => RegExp.escape(String.fromCharCode(...encoder.encode(text)));
+/** Bytes decoded and searched at a time (whole lines: a window ends after a line feed). */
+const WINDOW_BYTES = 16384;
+/** Bytes decoded and searched at a time (whole lines: a window ends after a line feed). */
 
-const WORDLESS = [
-  "✕",
-  "✗",
-  "✖",
-  "●",
-  "⚠",
-  "×",
+/** The words searched in any case. */
+const WORDS = new RegExp(
+  trieAlternation([
+    ...MARKER_WORDS,
+    ...DIAGNOSTIC_ANCHORS,
+    "fatal",
+    "critical",
+    "caused by",
+    "not ok",
+  ]),
+  "gi",
+);
+/** Leads searched as written, in every window (a line start is a line feed before it). */
+const ASCII_LEADS = [
   "-->",
-  'File "',
-  "not ok",
-  "npm ERR!",
-  "ERR_PNPM_",
   "*** ",
   "* What",
-  "Caused by",
-  "fatal",
-  "critical",
+  "ERR", // npm ERR!, ERR_PNPM_
+  'File "',
+  "\ne: ",
+  "\nw: ",
+  "\nE  ",
 ];
-
-/** The search: words anywhere (any case), then the column-0 leads. */
-const SEARCH = new RegExp(
-  `${trieAlternation([...MARKER_WORDS, ...DIAGNOSTIC_ANCHORS])}|${
-    WORDLESS.map(asBytes).join("|")
-  }` +
-    `|^(?:e:|w:|E )`,
-  "gim",
+/**
+ * A window that is not ASCII is decoded from a copy in which the bytes
+ * 0x80–0x9F become 0xA0–0xBF, so every character is one byte (windows-1252
+ * would decode them to characters above U+00FF, a two-byte string V8
+ * searches several times slower); a lead matched there may be a false hit,
+ * never a miss, and `diagnosticForm` reads the true bytes.
+ */
+const scratch = new Uint8Array(WINDOW_BYTES);
+/** `bytes` with 0x80–0x9F moved to 0xA0–0xBF, decoded one character per byte. */
+function decodeHigh(bytes: Uint8Array): string {
+  const copy = bytes.length <= scratch.length ? scratch.subarray(0, bytes.length) : bytes.slice();
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    copy[i] = (b & 0xe0) === 0x80 ? b | 0x20 : b;
+  }
+  return latin1.decode(copy);
+}
+/** The marks, as a window that is not ASCII decodes them. */
+const MARK_LEADS = ["✕ ", "✗ ", "✖ ", "● ", "⚠", "× "].map((mark) =>
+  decodeHigh(encoder.encode(mark))
 );
+/** The leads matched at a window's first line (no line feed before it). */
+const COLUMN0 = ["e: ", "w: ", "E  "];
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
 export type DiagnosticSink = (
@@ -62,14 +87,13 @@ export type DiagnosticSink = (
   end: number,
   ending: 1 | 2,
   before: number,
-  strength: number,
 ) => void;
 
 /**
  * Calls `sink` for each line of `chunk[from, to)` (`from` starts a line,
  * `to` follows a line feed) that `diagnosticForm` calls a diagnostic, in
- * order; `countFeeds(chunk, a, b)`
- * counts the line feeds of a range (the caller's `countByte`).
+ * order; `countFeeds(chunk, a, b)` counts the line feeds of a range (the
+ * caller's `countByte`).
  */
 export function screenDiagnostics(
   chunk: Uint8Array,
@@ -80,27 +104,44 @@ export function screenDiagnostics(
 ): void {
   let counted = from;
   let before = 0;
+  const starts: number[] = [];
   for (let window = from; window < to;) {
     let stop = Math.min(to, window + WINDOW_BYTES);
     if (stop < to) stop = chunk.lastIndexOf(LF, stop - 1) + 1;
     if (stop <= window) stop = chunk.indexOf(LF, window) + 1;
-    const text = latin1.decode(chunk.subarray(window, stop));
-    SEARCH.lastIndex = 0;
-    while (SEARCH.test(text)) {
-      const hit = window + SEARCH.lastIndex - 1;
-      const lf = chunk.indexOf(LF, hit);
-      const start = chunk.lastIndexOf(LF, hit - 1) + 1;
-      const lineStart = start < window ? window : start;
-      let end = lf;
-      const ending = end > lineStart && chunk[end - 1] === CR ? 2 : 1;
-      if (ending === 2) end--;
-      const strength = diagnosticForm(chunk, lineStart, end);
-      if (strength !== NOT_DIAGNOSTIC) {
-        before += countFeeds(chunk, counted, lineStart);
-        counted = lineStart;
-        sink(chunk, lineStart, end, ending, before, strength);
+    const bytes = chunk.subarray(window, stop);
+    let text = utf8.decode(bytes);
+    const ascii = text.length === bytes.length;
+    if (!ascii) text = decodeHigh(bytes);
+    starts.length = 0;
+    const lineOf = (hit: number) => chunk.lastIndexOf(LF, window + hit - 1) + 1;
+    WORDS.lastIndex = 0;
+    while (WORDS.test(text)) {
+      const start = Math.max(window, lineOf(WORDS.lastIndex - 1));
+      starts.push(start);
+      const lf = chunk.indexOf(LF, start);
+      WORDS.lastIndex = lf + 1 - window;
+    }
+    const words = starts.length;
+    for (const lead of ascii ? ASCII_LEADS : [...ASCII_LEADS, ...MARK_LEADS]) {
+      const skip = lead.charCodeAt(0) === LF ? 1 : 0;
+      for (let at = text.indexOf(lead); at !== -1; at = text.indexOf(lead, at + 1)) {
+        starts.push(Math.max(window, lineOf(at + skip)));
       }
-      SEARCH.lastIndex = lf + 1 - window;
+    }
+    if (COLUMN0.some((lead) => text.startsWith(lead))) starts.push(window);
+    if (starts.length > words) starts.sort((a, b) => a - b);
+    let last = -1;
+    for (const start of starts) {
+      if (start === last) continue;
+      last = start;
+      const lf = chunk.indexOf(LF, start);
+      const ending = lf > start && chunk[lf - 1] === CR ? 2 : 1;
+      const end = lf + 1 - ending;
+      if (diagnosticForm(chunk, start, end) === NOT_DIAGNOSTIC) continue;
+      before += countFeeds(chunk, counted, start);
+      counted = start;
+      sink(chunk, start, end, ending, before);
     }
     window = stop;
   }
