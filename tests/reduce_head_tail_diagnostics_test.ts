@@ -78,6 +78,13 @@ const DIAGNOSTICS = [
   "--- FAIL: TestParse (0.00s)",
   "x.go:3:4: undefined: foo",
   "TypeError: x is not a function",
+  "e: src/A.kt: (3, 5): unresolved reference: foo",
+  "E       assert 1 == 2",
+  "✕ parses the header (3 ms)",
+  "● suite › parses the header",
+  "  --> src/main.rs:3:9",
+  "make: *** No rule to make target 'x'.  Stop.",
+  "npm ERR! missing script: build",
 ];
 const PLAIN = [
   "ok",

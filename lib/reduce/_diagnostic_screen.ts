@@ -9,9 +9,9 @@
  * `not ok` (each led by a letter, which keeps V8's search fast), and one
  * native `indexOf` scan for each lead of the other word-less forms
  * (`mayLeadForm`), as the classifier matches them: `-->`, `*** `,
- * `* What`, `ERR` (`npm ERR!`, `ERR_PNPM_`), `File "`, Kotlin's and pytest's
- * `e: `, `w: `, `E  ` at a line start, and in a window that is not ASCII
- * the marks `✕ ✗ ✖ ● ⚠ ×`. A line holding none is never a form; each
+ * `* What`, `ERR` (`npm ERR!`, `ERR_PNPM_`), `File "`; then one search for
+ * Kotlin's and pytest's `e: `, `w: `, `E  ` at a line start and, in a
+ * window that is not ASCII, the first two bytes of the marks `✕ ✗ ✖ ● ⚠ ×`. A line holding none is never a form; each
  * line holding one is classified by `diagnosticForm`, once, in order.
  *
  * Bound: no state but the compiled search; one window of at most
@@ -45,17 +45,9 @@ const WORDS = new RegExp(
   ]),
   "gi",
 );
-/** Leads searched as written, in every window (a line start is a line feed before it). */
-const ASCII_LEADS = [
-  "-->",
-  "*** ",
-  "* What",
-  "ERR", // npm ERR!, ERR_PNPM_
-  'File "',
-  "\ne: ",
-  "\nw: ",
-  "\nE  ",
-];
+/** Leads searched as written with `indexOf`, in every window: their first bytes are rare. */
+const RARE_LEADS = ["-->", "*** ", "* What", "ERR", 'File "']; // ERR: npm ERR!, ERR_PNPM_
+
 /**
  * A window that is not ASCII is decoded from a copy in which the bytes
  * 0x80–0x9F become 0xA0–0xBF, so every character is one byte (windows-1252
@@ -73,12 +65,17 @@ function decodeHigh(bytes: Uint8Array): string {
   }
   return latin1.decode(copy);
 }
-/** The marks, as a window that is not ASCII decodes them. */
-const MARK_LEADS = ["✕ ", "✗ ", "✖ ", "● ", "⚠", "× "].map((mark) =>
-  decodeHigh(encoder.encode(mark))
+
+/** Kotlin's and pytest's leads at a line start (after a line feed): one search, every line a try. */
+const COLUMN0 = String.raw`\n(?:e: |w: |E  )`;
+/** The marks' first two bytes as {@link decodeHigh} gives them (each is followed by more). */
+const MARKS = ["✕", "✗", "✖", "●", "⚠", "×"].map((mark) =>
+  RegExp.escape(decodeHigh(encoder.encode(mark)).slice(0, 2))
 );
+const LINE_LEADS = new RegExp(COLUMN0, "g");
+const LINE_OR_MARK_LEADS = new RegExp(`${COLUMN0}|${MARKS.join("|")}`, "g");
 /** The leads matched at a window's first line (no line feed before it). */
-const COLUMN0 = ["e: ", "w: ", "E  "];
+const FIRST_LINE = ["e: ", "w: ", "E  "];
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
 export type DiagnosticSink = (
@@ -105,14 +102,18 @@ export function screenDiagnostics(
   let counted = from;
   let before = 0;
   const starts: number[] = [];
+  let ascii = true;
   for (let window = from; window < to;) {
     let stop = Math.min(to, window + WINDOW_BYTES);
     if (stop < to) stop = chunk.lastIndexOf(LF, stop - 1) + 1;
     if (stop <= window) stop = chunk.indexOf(LF, window) + 1;
     const bytes = chunk.subarray(window, stop);
-    let text = utf8.decode(bytes);
-    const ascii = text.length === bytes.length;
-    if (!ascii) text = decodeHigh(bytes);
+    let text = ascii ? utf8.decode(bytes) : "";
+    // UTF-8 decodes ASCII fastest; after a window that is not ASCII the rest goes to decodeHigh.
+    if (text.length !== bytes.length) {
+      ascii = false;
+      text = decodeHigh(bytes);
+    }
     starts.length = 0;
     const lineOf = (hit: number) => chunk.lastIndexOf(LF, window + hit - 1) + 1;
     WORDS.lastIndex = 0;
@@ -123,13 +124,17 @@ export function screenDiagnostics(
       WORDS.lastIndex = lf + 1 - window;
     }
     const words = starts.length;
-    for (const lead of ascii ? ASCII_LEADS : [...ASCII_LEADS, ...MARK_LEADS]) {
-      const skip = lead.charCodeAt(0) === LF ? 1 : 0;
+    for (const lead of RARE_LEADS) {
       for (let at = text.indexOf(lead); at !== -1; at = text.indexOf(lead, at + 1)) {
-        starts.push(Math.max(window, lineOf(at + skip)));
+        starts.push(Math.max(window, lineOf(at)));
       }
     }
-    if (COLUMN0.some((lead) => text.startsWith(lead))) starts.push(window);
+    const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
+    leads.lastIndex = 0;
+    for (let m = leads.exec(text); m !== null; m = leads.exec(text)) {
+      starts.push(Math.max(window, lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0))));
+    }
+    if (FIRST_LINE.some((lead) => text.startsWith(lead))) starts.push(window);
     if (starts.length > words) starts.sort((a, b) => a - b);
     let last = -1;
     for (const start of starts) {

@@ -123,6 +123,8 @@ export class LineRetention {
   private readonly _diagCandidate = new Uint8Array(DIAGNOSTIC_RECORDS);
   /** Diagnostics reported, stored or not; once one is not stored, none after it is. */
   private _diagnostics = 0;
+  /** Views of stored diagnostics the last `_diagViews` returned. */
+  private _storedViews = 0;
   /** Every line is a candidate, stored cut to the line limit. */
   private readonly _rawSizer: CandidateSizer = {
     storedSize: (chunk, start, lf) => {
@@ -379,11 +381,11 @@ export class LineRetention {
       truncatedLines: inputLines,
     };
     const markerRoom = omissionMarkerBytes(worst, recovery).length + 2 * eol.length;
-    const noteRoom = this._diagnostics > 0
-      ? omittedDiagnosticsNote(this._diagnostics).length + eol.length
-      : 0;
+    const diagViews = this._diagViews(headEnd, tailStart, policy.maxLineBytes);
+    const headDiagnostics = diagViews.length - this._storedViews;
+    const reported = headDiagnostics + this._diagnostics;
+    const noteRoom = reported > 0 ? omittedDiagnosticsNote(reported).length + eol.length : 0;
     const limit = Math.max(policy.maxOutputBytes, diagnosticBytes);
-    const diagViews = this._diagViews(tailStart, policy.maxLineBytes);
     const diag = this._fit(diagViews, Math.max(0, limit - markerRoom - noteRoom));
     const available = Math.min(
       policy.maxOutputBytes - markerRoom,
@@ -402,7 +404,9 @@ export class LineRetention {
     }
     const head = this._fit(headViews, Math.max(0, headBudget));
     const tail = this._fit(tailViews, Math.max(0, available - totalSize(head))).reverse();
-    const note = omittedDiagnosticsNote(this._lostDiagnostics(head, tail, diag.length));
+    const note = omittedDiagnosticsNote(
+      this._lostDiagnostics(head, tail, headEnd, reported - diag.length),
+    );
     const noteBytes = note === "" ? EMPTY : new TextEncoder().encode(note);
 
     let keptSource = 0;
@@ -501,31 +505,42 @@ export class LineRetention {
   }
 
   /**
-   * The stored diagnostics the policy's tail (from candidate `tailStart`)
-   * would not show, in order, cut to `limit` content bytes.
+   * The diagnostics the policy's head (to candidate `headEnd`) and tail
+   * (from `tailStart`) would not show, in order, cut to `limit` content
+   * bytes: the head store's past `headEnd` (the other policy's head), then
+   * the stored ones (`_storedViews` of them).
    */
-  private _diagViews(tailStart: number, limit: number): LineView[] {
+  private _diagViews(headEnd: number, tailStart: number, limit: number): LineView[] {
     const views: LineView[] = [];
+    const head = this._head;
+    for (let i = headEnd; i < (head?.count ?? 0); i++) {
+      const v = cutView(i, head!, i, limit);
+      if (isDiagnostic(v)) views.push(v);
+    }
     const diag = this._diag;
     diag.linearize();
+    this._storedViews = 0;
     for (let i = 0; i < diag.count; i++) {
       if (this._diagCandidate[i] === 1 && this._diagIndex[i] >= tailStart) continue;
       views.push(cutView(this._diagIndex[i], diag, i, limit));
+      this._storedViews++;
     }
     return views;
   }
 
   /**
-   * Diagnostics not shown: those reported less the `shownDiag` shown from
-   * the store and the stored or unstored ones the shown `tail` holds, plus
-   * the retained head lines past the shown `head` that are diagnostics.
+   * Diagnostics not shown: the `unshown` ones of the diagnostic section and
+   * the reported ones past it (the stored or unstored ones the shown `tail`
+   * holds are shown), plus the head lines before `headEnd` that the shown
+   * `head` left out and are diagnostics.
    */
   private _lostDiagnostics(
     head: readonly LineView[],
     tail: readonly LineView[],
-    shownDiag: number,
+    headEnd: number,
+    unshown: number,
   ): number {
-    let lost = this._diagnostics - shownDiag;
+    let lost = unshown;
     const diag = this._diag;
     const tailFirst = tail.length > 0 ? tail[0].index : Infinity;
     const lastStored = diag.count > 0 ? this._diagIndex[diag.count - 1] : -1;
@@ -535,14 +550,8 @@ export class LineRetention {
     if (this._diagnostics > diag.count) {
       for (const v of tail) if (v.index > lastStored && isDiagnostic(v)) lost--;
     }
-    const headStore = this._head;
-    for (let i = head.length; i < (headStore?.count ?? 0); i++) {
-      const start = headStore!.start(i);
-      if (
-        diagnosticForm(headStore!.bytes, start, start + headStore!.length(i)) !== NOT_DIAGNOSTIC
-      ) {
-        lost++;
-      }
+    for (let i = head.length; i < headEnd; i++) {
+      if (isDiagnostic(cutView(i, this._head!, i, 0))) lost++;
     }
     return lost;
   }
