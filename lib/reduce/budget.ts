@@ -82,7 +82,7 @@ export function streamMemoryBound(rule: ReductionRule): number {
     return typedStateBytes(env) + FIXED_STATE_BYTES;
   }
   let bytes = env.rawBytes + env.lineBytes + FIXED_STATE_BYTES + env.outputBytes +
-    lineStoreBytes(env) + DIAGNOSTIC_RECORDS * (LINE_META_BYTES + 9);
+    lineStoreBytes(env) + DIAGNOSTIC_RECORDS * (LINE_META_BYTES + 8);
   if (env.headLines > 0) bytes += lineStoreBytes(env) + env.headLines * LINE_META_BYTES;
   if (env.tailLines > 0) bytes += lineStoreBytes(env) + env.tailLines * LINE_META_BYTES;
   const reducer = rule.reducer;

@@ -65,7 +65,6 @@ export class HeadTailStreamReducer implements StreamReducer {
               0,
               stop - start + ending,
               base + before,
-              true,
             );
           }, (bytes, a, b) => countByte(bytes, LF, a, b));
         }
@@ -108,7 +107,6 @@ export class HeadTailStreamReducer implements StreamReducer {
       l.droppedBytes,
       source,
       this._retention.candidates,
-      true,
     );
   }
 

@@ -117,10 +117,9 @@ export class LineRetention {
   private _chunk: Uint8Array = EMPTY;
   private readonly _head: LineStore | null;
   private readonly _tail: LineStore | null;
-  /** The first diagnostics outside the head store, with their candidate index and kind. */
+  /** The first diagnostics outside the head store, with their candidate index. */
   private readonly _diag: LineStore;
   private readonly _diagIndex = new Float64Array(DIAGNOSTIC_RECORDS);
-  private readonly _diagCandidate = new Uint8Array(DIAGNOSTIC_RECORDS);
   /** Diagnostics reported, stored or not; once one is not stored, none after it is. */
   private _diagnostics = 0;
   /** Views of stored diagnostics the last `_diagViews` returned. */
@@ -152,8 +151,7 @@ export class LineRetention {
    * Records a diagnostic line that does not go to the head store, before it
    * is counted: content `bytes[start, end)` (copied now, cut to the line
    * limit), its ending, content bytes already cut (`hidden`), its source
-   * size, and whether it is a candidate with index `index` (else it lies
-   * before candidate `index`).
+   * size, and its candidate index `index`.
    */
   keepDiagnostic(
     bytes: Uint8Array,
@@ -163,7 +161,6 @@ export class LineRetention {
     hidden: number,
     source: number,
     index: number,
-    candidate: boolean,
   ): void {
     const diag = this._diag;
     const n = this._diagnostics++;
@@ -173,7 +170,6 @@ export class LineRetention {
       diag.usedBytes + cut - start + ending > lineStoreBytes(this._env)
     ) return;
     this._diagIndex[n] = index;
-    this._diagCandidate[n] = candidate ? 1 : 0;
     diag.append(bytes, start, cut, ending, hidden + end - cut, source, false);
   }
 
@@ -181,7 +177,7 @@ export class LineRetention {
   retainedBytes(): number {
     return (this._raw?.byteLength ?? 0) + (this._head?.retainedBytes() ?? 0) +
       (this._tail?.retainedBytes() ?? 0) + this._diag.retainedBytes() +
-      this._diagIndex.byteLength + this._diagCandidate.byteLength + FIXED_STATE_BYTES;
+      this._diagIndex.byteLength + FIXED_STATE_BYTES;
   }
 
   /** Counts a raw chunk and keeps it while the stream fits the raw pass-through buffer. */
@@ -521,7 +517,7 @@ export class LineRetention {
     diag.linearize();
     this._storedViews = 0;
     for (let i = 0; i < diag.count; i++) {
-      if (this._diagCandidate[i] === 1 && this._diagIndex[i] >= tailStart) continue;
+      if (this._diagIndex[i] >= tailStart) continue;
       views.push(cutView(this._diagIndex[i], diag, i, limit));
       this._storedViews++;
     }
@@ -545,7 +541,7 @@ export class LineRetention {
     const tailFirst = tail.length > 0 ? tail[0].index : Infinity;
     const lastStored = diag.count > 0 ? this._diagIndex[diag.count - 1] : -1;
     for (let i = 0; i < diag.count; i++) {
-      if (this._diagCandidate[i] === 1 && this._diagIndex[i] >= tailFirst) lost--;
+      if (this._diagIndex[i] >= tailFirst) lost--;
     }
     if (this._diagnostics > diag.count) {
       for (const v of tail) if (v.index > lastStored && isDiagnostic(v)) lost--;
