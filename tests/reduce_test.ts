@@ -18,6 +18,7 @@ import {
 import type { LinePattern, OutputPolicy, ReducerSpec, ReductionRule } from "../lib/rules/model.ts";
 import { AnsiStripper, LineMatcher } from "../lib/bytes/mod.ts";
 import { BUILTIN_PACK } from "../lib/rules/registry.ts";
+import { diagnosticForm, NOT_DIAGNOSTIC } from "../lib/reduce/diagnostics.ts";
 
 const te = new TextEncoder();
 const td = new TextDecoder();
@@ -839,5 +840,101 @@ Deno.test("drop-only filter: lines the tail ring evicts are counted, stripped wh
   equal(
     text(reduce(r, input)),
     "row 1\n[yarp: kept 3 of 200 lines · omitted 197 lines (2,843 bytes)]\nrow 197\nrow 199\n",
+  );
+});
+
+// head_tail keeps the classifier's diagnostics from the middle it omits (issue 24).
+
+const isDiagnosticLine = (line: string) => {
+  const b = te.encode(line);
+  return diagnosticForm(b, 0, b.length) !== NOT_DIAGNOSTIC;
+};
+
+/** The count the omitted-diagnostics note states, 0 without one. */
+function noted(out: string): number {
+  const m = out.match(/\[yarp: ([\d,]+) omitted lines? carr(?:y|ies) error or warning markers\]/);
+  return m === null ? 0 : Number(m[1].replaceAll(",", ""));
+}
+
+const DIAGNOSTICS = [
+  "src/a.ts(3,5): error TS2322: Type 'string' is not assignable",
+  "main.c:3:9: error: expected ';'",
+  "warning: unused variable `x`",
+  "× expected ',' but instead found ':'",
+  "npm ERR! code ELIFECYCLE",
+  "make: *** [all] Error 2",
+  "Traceback (most recent call last):",
+  "--- FAIL: TestParse (0.00s)",
+  "x.go:3:4: undefined: foo",
+  "TypeError: x is not a function",
+  "e: src/A.kt: (3, 5): unresolved reference: foo",
+  "E       assert 1 == 2",
+  "✕ parses the header (3 ms)",
+  "● suite › parses the header",
+  "  --> src/main.rs:3:9",
+  "make: *** No rule to make target 'x'.  Stop.",
+  "npm ERR! missing script: build",
+];
+const PLAIN = [
+  "ok",
+  "Compiling crate v0.1.0",
+  "remote: Counting objects: 10",
+  "a/b.ts:12:export class E",
+];
+
+Deno.test("head_tail: a diagnostic in the skipped middle is shown on success", () => {
+  const rows = Array.from({ length: 5000 }, (_, i) => `progress ${i}`);
+  rows[2500] = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable";
+  const input = te.encode(rows.join("\n") + "\n");
+  const out = td.decode(reduce(rule(), input, { status: OK, chunkSize: 65536 }).bytes);
+  ok(out.includes(rows[2500] + "\n"), out);
+  equal(noted(out), 0);
+  ok(out.indexOf("progress 2") < out.indexOf("error TS2322"));
+  ok(out.indexOf("error TS2322") < out.indexOf("progress 4999"));
+});
+
+Deno.test("head_tail: diagnostics beyond the failure budget are counted", () => {
+  const rows = Array.from({ length: 3000 }, (_, i) => `main.c:${i}:9: error: expected ';'`);
+  const input = te.encode(rows.join("\n") + "\n");
+  const out = td.decode(reduce(rule(), input, { status: FAIL, chunkSize: 4096 }).bytes);
+  ok(out.length <= 1024);
+  const shown = rows.filter((l) => out.includes(l + "\n")).length;
+  equal(noted(out), rows.length - shown);
+});
+
+Deno.test("property: head_tail shows every diagnostic line or counts it as omitted", () => {
+  const lineArb = fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom(...DIAGNOSTICS) },
+    { weight: 6, arbitrary: fc.constantFrom(...PLAIN) },
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(lineArb, fc.nat(99_999)), { maxLength: 600 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 1024, max: 8192 }),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 5000 }),
+      (rows, head, tail, failureBytes, failed, chunkSize) => {
+        // A unique suffix tells equal lines apart; it keeps the line's form.
+        const inputLines = rows.map(([l, n]) => `${l} #${n}`);
+        const input = te.encode(inputLines.map((l) => l + "\n").join(""));
+        const success = policy({ headLines: head, tailLines: tail });
+        const failure = policy({ headLines: head, tailLines: tail, maxOutputBytes: failureBytes });
+        const out = td.decode(
+          reduce(rule({ kind: "head_tail" }, success, failure), input, {
+            status: failed ? FAIL : OK,
+            chunkSize,
+          }).bytes,
+        );
+        ok(out.length <= failureBytes);
+        const outLines = new Set(out.split("\n"));
+        const diagnostics = inputLines.filter(isDiagnosticLine);
+        const missing = diagnostics.filter((l) => !outLines.has(l)).length;
+        ok(missing <= noted(out), `${missing} missing, ${noted(out)} counted`);
+        ok(noted(out) <= diagnostics.length);
+      },
+    ),
+    { numRuns: 300 },
   );
 });

@@ -16,7 +16,7 @@ import {
 } from "../rules/model.ts";
 import type { ChildStatus } from "./types.ts";
 import { WINDOW_TABLE_BYTES } from "./_line_content.ts";
-import { SUCCESS_BUDGET_BYTES, typedStateBytes } from "./typed_budget.ts";
+import { DIAGNOSTIC_RECORDS, SUCCESS_BUDGET_BYTES, typedStateBytes } from "./typed_budget.ts";
 
 /**
  * The state sizes one stream needs so that either policy can be rendered at
@@ -72,7 +72,7 @@ export function selectPolicy(rule: ReductionRule, status: ChildStatus): OutputPo
 /**
  * A conservative upper bound, in bytes, on the state one stream's reducer
  * retains for `rule`, whatever the input: raw pass-through buffer + head
- * store + tail ring (bytes and per-line bookkeeping) + line carry buffer +
+ * store + tail ring + diagnostic store (bytes and per-line bookkeeping) + line carry buffer +
  * ANSI scratch line and window tables + compiled patterns + fixed state + the rendered output.
  */
 export function streamMemoryBound(rule: ReductionRule): number {
@@ -81,7 +81,8 @@ export function streamMemoryBound(rule: ReductionRule): number {
   if (kind !== "head_tail" && kind !== "line_filter") {
     return typedStateBytes(env) + FIXED_STATE_BYTES;
   }
-  let bytes = env.rawBytes + env.lineBytes + FIXED_STATE_BYTES + env.outputBytes;
+  let bytes = env.rawBytes + env.lineBytes + FIXED_STATE_BYTES + env.outputBytes +
+    lineStoreBytes(env) + DIAGNOSTIC_RECORDS * (LINE_META_BYTES + 8);
   if (env.headLines > 0) bytes += lineStoreBytes(env) + env.headLines * LINE_META_BYTES;
   if (env.tailLines > 0) bytes += lineStoreBytes(env) + env.tailLines * LINE_META_BYTES;
   const reducer = rule.reducer;

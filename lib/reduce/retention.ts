@@ -18,8 +18,20 @@
  * 4. the exact input instead, when it fits `maxOutputBytes` and the
  *    reduction would save fewer than `minSavingsBytes` bytes.
  *
- * Bound: raw buffer ≤ `rawBytes`; each store ≤ {@link lineStoreBytes} bytes
- * plus fixed bookkeeping; nothing grows with input size.
+ * Diagnostics: a reducer reports each line the classifier calls a
+ * diagnostic (`diagnosticForm`) that does not go to the head store with
+ * {@link LineRetention.keepDiagnostic}; the first {@link DIAGNOSTIC_RECORDS}
+ * (within {@link lineStoreBytes}) are stored. At render, those the policy's
+ * tail does not show are written between head and tail, before the head
+ * and tail fill, within the failure policy's `maxOutputBytes` (whatever the
+ * exit status); every diagnostic not shown (not stored, not fitting, or a
+ * retained head or tail line left out) is counted in one
+ * `[yarp: N omitted lines carry error or warning markers]` line.
+ *
+ * Bound: raw buffer ≤ `rawBytes`; each of the head, tail and diagnostic
+ * stores ≤ {@link lineStoreBytes} bytes plus fixed bookkeeping (the
+ * diagnostic store {@link DIAGNOSTIC_RECORDS} lines); nothing grows with
+ * input size.
  *
  * @module
  */
@@ -34,6 +46,8 @@ import {
   writeTruncationMarker,
 } from "./marker.ts";
 import { type Recovery, type ReducedStream, unchangedStream } from "./types.ts";
+import { diagnosticForm, NOT_DIAGNOSTIC, omittedDiagnosticsNote } from "./diagnostics.ts";
+import { DIAGNOSTIC_RECORDS } from "./typed_budget.ts";
 
 const INITIAL_RAW_BYTES = 4096;
 const LF = 10;
@@ -103,6 +117,13 @@ export class LineRetention {
   private _chunk: Uint8Array = EMPTY;
   private readonly _head: LineStore | null;
   private readonly _tail: LineStore | null;
+  /** The first diagnostics outside the head store, with their candidate index. */
+  private readonly _diag: LineStore;
+  private readonly _diagIndex = new Float64Array(DIAGNOSTIC_RECORDS);
+  /** Diagnostics reported, stored or not; once one is not stored, none after it is. */
+  private _diagnostics = 0;
+  /** Views of stored diagnostics the last `_diagViews` returned. */
+  private _storedViews = 0;
   /** Every line is a candidate, stored cut to the line limit. */
   private readonly _rawSizer: CandidateSizer = {
     storedSize: (chunk, start, lf) => {
@@ -118,12 +139,45 @@ export class LineRetention {
     const storeBytes = lineStoreBytes(env);
     this._head = env.headLines > 0 ? new LineStore(env.headLines, storeBytes) : null;
     this._tail = env.tailLines > 0 ? new LineStore(env.tailLines, storeBytes) : null;
+    this._diag = new LineStore(DIAGNOSTIC_RECORDS, storeBytes);
+  }
+
+  /** Candidates counted so far: the index the next candidate gets. */
+  get candidates(): number {
+    return this._candidates;
+  }
+
+  /**
+   * Records a diagnostic line that does not go to the head store, before it
+   * is counted: content `bytes[start, end)` (copied now, cut to the line
+   * limit), its ending, content bytes already cut (`hidden`), its source
+   * size, and its candidate index `index`.
+   */
+  keepDiagnostic(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    hidden: number,
+    source: number,
+    index: number,
+  ): void {
+    const diag = this._diag;
+    const n = this._diagnostics++;
+    const cut = Math.min(end, start + this._env.lineBytes);
+    if (
+      n !== diag.count || diag.count >= DIAGNOSTIC_RECORDS ||
+      diag.usedBytes + cut - start + ending > lineStoreBytes(this._env)
+    ) return;
+    this._diagIndex[n] = index;
+    diag.append(bytes, start, cut, ending, hidden + end - cut, source, false);
   }
 
   /** Allocated bytes: raw buffer, both stores and fixed state. */
   retainedBytes(): number {
     return (this._raw?.byteLength ?? 0) + (this._head?.retainedBytes() ?? 0) +
-      (this._tail?.retainedBytes() ?? 0) + FIXED_STATE_BYTES;
+      (this._tail?.retainedBytes() ?? 0) + this._diag.retainedBytes() +
+      this._diagIndex.byteLength + FIXED_STATE_BYTES;
   }
 
   /** Counts a raw chunk and keeps it while the stream fits the raw pass-through buffer. */
@@ -279,8 +333,15 @@ export class LineRetention {
     this._tail?.clear();
   }
 
-  /** Renders the stream under `policy`; call once, after the last line. */
-  render(policy: OutputPolicy, recovery: Recovery): ReducedStream {
+  /**
+   * Renders the stream under `policy`, diagnostics within `diagnosticBytes`
+   * (the failure policy's `maxOutputBytes`); call once, after the last line.
+   */
+  render(
+    policy: OutputPolicy,
+    recovery: Recovery,
+    diagnosticBytes = policy.maxOutputBytes,
+  ): ReducedStream {
     const inputBytes = this._inputBytes;
     const inputLines = this._inputLines;
     if (inputBytes === 0) return this._exact();
@@ -315,9 +376,18 @@ export class LineRetention {
       omittedBytes: inputBytes,
       truncatedLines: inputLines,
     };
-    const available = policy.maxOutputBytes - omissionMarkerBytes(worst, recovery).length -
-      2 * eol.length;
-    if (available < 0) return this._markerOnly(policy, recovery);
+    const markerRoom = omissionMarkerBytes(worst, recovery).length + 2 * eol.length;
+    const diagViews = this._diagViews(headEnd, tailStart, policy.maxLineBytes);
+    const headDiagnostics = diagViews.length - this._storedViews;
+    const reported = headDiagnostics + this._diagnostics;
+    const noteRoom = reported > 0 ? omittedDiagnosticsNote(reported).length + eol.length : 0;
+    const limit = Math.max(policy.maxOutputBytes, diagnosticBytes);
+    const diag = this._fit(diagViews, Math.max(0, limit - markerRoom - noteRoom));
+    const available = Math.min(
+      policy.maxOutputBytes - markerRoom,
+      limit - markerRoom - noteRoom - totalSize(diag),
+    );
+    if (available < 0 && diag.length === 0) return this._markerOnly(policy, recovery);
 
     const needHead = totalSize(headViews);
     const needTail = totalSize(tailViews);
@@ -328,8 +398,12 @@ export class LineRetention {
       else if (needTail <= available - half) headBudget = available - needTail;
       else headBudget = half;
     }
-    const head = this._fit(headViews, headBudget);
-    const tail = this._fit(tailViews, available - totalSize(head)).reverse();
+    const head = this._fit(headViews, Math.max(0, headBudget));
+    const tail = this._fit(tailViews, Math.max(0, available - totalSize(head))).reverse();
+    const note = omittedDiagnosticsNote(
+      this._lostDiagnostics(head, tail, headEnd, reported - diag.length),
+    );
+    const noteBytes = note === "" ? EMPTY : new TextEncoder().encode(note);
 
     let keptSource = 0;
     let truncatedLines = 0;
@@ -341,7 +415,11 @@ export class LineRetention {
       keptSource += v.store.source(v.slot);
       if (v.omitted > 0) truncatedLines++;
     }
-    const keptLines = head.length + tail.length;
+    for (const v of diag) {
+      keptSource += v.store.source(v.slot);
+      if (v.omitted > 0) truncatedLines++;
+    }
+    const keptLines = head.length + tail.length + diag.length;
     const marker = omissionMarkerBytes({
       keptLines,
       inputLines,
@@ -349,11 +427,13 @@ export class LineRetention {
       omittedBytes: inputBytes - keptSource,
       truncatedLines,
     }, recovery);
-    const markerBetween = tail.length > 0 && head.length < tail[0].index;
+    const markerBetween = tail.length > 0 &&
+      (head.length + diag.length < tail[0].index || noteBytes.length > 0);
     const last = tail.length > 0 ? tail[tail.length - 1] : head[head.length - 1];
     const eolBefore = !markerBetween && last !== undefined && last.store.ending(last.slot) === 0;
-    const outLen = totalSize(head) + totalSize(tail) + marker.length + eol.length +
-      (eolBefore ? eol.length : 0);
+    const outLen = totalSize(head) + totalSize(diag) + totalSize(tail) + marker.length +
+      eol.length + (eolBefore ? eol.length : 0) +
+      (noteBytes.length > 0 ? noteBytes.length + eol.length : 0);
 
     if (
       this._raw !== null && inputBytes <= policy.maxOutputBytes &&
@@ -365,13 +445,18 @@ export class LineRetention {
     const out = new Uint8Array(outLen);
     let at = 0;
     for (const v of head) at = writeView(out, at, v);
-    if (markerBetween) at = writeMarker(out, at, marker, eol);
+    for (const v of diag) at = writeView(out, at, v);
+    if (markerBetween) {
+      if (noteBytes.length > 0) at = writeMarker(out, at, noteBytes, eol);
+      at = writeMarker(out, at, marker, eol);
+    }
     for (const v of tail) at = writeView(out, at, v);
     if (!markerBetween) {
       if (eolBefore) {
         out.set(eol, at);
         at += eol.length;
       }
+      if (noteBytes.length > 0) at = writeMarker(out, at, noteBytes, eol);
       writeMarker(out, at, marker, eol);
     }
     return {
@@ -413,6 +498,58 @@ export class LineRetention {
       inputBytes,
       inputLines,
     };
+  }
+
+  /**
+   * The diagnostics the policy's head (to candidate `headEnd`) and tail
+   * (from `tailStart`) would not show, in order, cut to `limit` content
+   * bytes: the head store's past `headEnd` (the other policy's head), then
+   * the stored ones (`_storedViews` of them).
+   */
+  private _diagViews(headEnd: number, tailStart: number, limit: number): LineView[] {
+    const views: LineView[] = [];
+    const head = this._head;
+    for (let i = headEnd; i < (head?.count ?? 0); i++) {
+      const v = cutView(i, head!, i, limit);
+      if (isDiagnostic(v)) views.push(v);
+    }
+    const diag = this._diag;
+    diag.linearize();
+    this._storedViews = 0;
+    for (let i = 0; i < diag.count; i++) {
+      if (this._diagIndex[i] >= tailStart) continue;
+      views.push(cutView(this._diagIndex[i], diag, i, limit));
+      this._storedViews++;
+    }
+    return views;
+  }
+
+  /**
+   * Diagnostics not shown: the `unshown` ones of the diagnostic section and
+   * the reported ones past it (the stored or unstored ones the shown `tail`
+   * holds are shown), plus the head lines before `headEnd` that the shown
+   * `head` left out and are diagnostics.
+   */
+  private _lostDiagnostics(
+    head: readonly LineView[],
+    tail: readonly LineView[],
+    headEnd: number,
+    unshown: number,
+  ): number {
+    let lost = unshown;
+    const diag = this._diag;
+    const tailFirst = tail.length > 0 ? tail[0].index : Infinity;
+    const lastStored = diag.count > 0 ? this._diagIndex[diag.count - 1] : -1;
+    for (let i = 0; i < diag.count; i++) {
+      if (this._diagIndex[i] >= tailFirst) lost--;
+    }
+    if (this._diagnostics > diag.count) {
+      for (const v of tail) if (v.index > lastStored && isDiagnostic(v)) lost--;
+    }
+    for (let i = head.length; i < headEnd; i++) {
+      if (isDiagnostic(cutView(i, this._head!, i, 0))) lost++;
+    }
+    return lost;
   }
 
   /** Candidate `index` shown whole or cut to `limit` content bytes; null when not retained. */
@@ -468,6 +605,12 @@ function cutView(index: number, store: LineStore, slot: number, limit: number): 
   const omitted = hidden + len - shown;
   const size = shown + (omitted > 0 ? truncationMarkerLength(omitted) : 0) + store.ending(slot);
   return { index, store, slot, shown, omitted, size };
+}
+
+/** True when the stored line of `v` is a diagnostic by its form. */
+function isDiagnostic(v: LineView): boolean {
+  const start = v.store.start(v.slot);
+  return diagnosticForm(v.store.bytes, start, start + v.store.length(v.slot)) !== NOT_DIAGNOSTIC;
 }
 
 function totalSize(views: readonly LineView[]): number {
