@@ -1,6 +1,5 @@
 /**
- * Helpers for the Claude Code and Codex end-to-end tests (issue 27;
- * ../shared/HOSTS-E2E.md): installs the pinned hosts from npm once into the
+ * Helpers for the Claude Code and Codex end-to-end tests (docs/hosts.md): installs the pinned hosts from npm once into the
  * test cache (`.cache/pi-e2e/`, shared with the Pi tests), starts the
  * scripted model server (Anthropic Messages and OpenAI Responses APIs on
  * 127.0.0.1) and runs one host session in print/exec mode in an isolated

@@ -1,6 +1,6 @@
 /**
  * Claude Code's command hooks, as YARP reads and answers them (Claude Code
- * 2.1.328; ../shared/HOSTS-E2E.md; docs/hosts.md). Pure over data.
+ * 2.1.328; docs/hosts.md). Pure over data.
  *
  * Events read (anything else, or any field of the wrong type, is no event):
  * - `PreToolUse` for `Bash`: `{hook_event_name, tool_name:"Bash",

@@ -1,6 +1,6 @@
 /**
  * Codex CLI's command hooks, as YARP reads and answers them (Codex 0.169.0;
- * ../shared/HOSTS-E2E.md; docs/hosts.md). Pure over data.
+ * docs/hosts.md). Pure over data.
  *
  * Events read (anything else is no event): `PreToolUse` and `PostToolUse`
  * for `tool_name:"Bash"` with `tool_input:{command}` a string, `cwd`,
