@@ -112,7 +112,7 @@ if (installed) {
   const packageScratch = join(scratch, "package");
   await Deno.mkdir(packageScratch);
   await installPiPackage(pi, await packPiPackage(packageScratch), packageScratch);
-  extension = join(installedPiPackage(packageScratch), "index.ts");
+  extension = join(installedPiPackage(pi, packageScratch), "index.ts");
   const path = (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== join(ROOT, "bin"));
   yarpEnv = { PATH: path.join(":") };
 }

@@ -177,13 +177,24 @@ export function baseEnv(scratch: string): Record<string, string> {
 
 /**
  * `pi install SOURCE` into the agent dir of runs with this `scratch` (user
- * scope: npm's global prefix is the scratch dir's); returns Pi's output.
+ * scope: npm's global prefix is the scratch dir's), `env` added; returns
+ * Pi's output.
  */
-export async function piInstall(pi: PiInstall, scratch: string, source: string): Promise<string> {
+export async function piInstall(
+  pi: PiInstall,
+  scratch: string,
+  source: string,
+  env: Record<string, string> = {},
+): Promise<string> {
   await Deno.mkdir(join(scratch, "tmp"), { recursive: true });
   const out = await new Deno.Command(pi.node, {
     args: [pi.cli, "install", source],
-    env: { ...baseEnv(scratch), PI_CODING_AGENT_DIR: join(scratch, "agent"), PI_OFFLINE: "1" },
+    env: {
+      ...baseEnv(scratch),
+      PI_CODING_AGENT_DIR: join(scratch, "agent"),
+      PI_OFFLINE: "1",
+      ...env,
+    },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -205,37 +216,73 @@ export async function packPiPackage(dir: string): Promise<string> {
 }
 
 /**
+ * Serves `tarball` as the package `@yarp/pi` from an npm registry on
+ * 127.0.0.1 (the packument and the tarball, nothing else), as the npm
+ * registry will once it is published; `npmEnv` points npm's `@yarp` scope
+ * at it while every other package (the `deno` dependency) still comes from
+ * the configured registry.
+ */
+export async function servePiPackage(
+  tarball: string,
+): Promise<{ npmEnv: Record<string, string>; stop: () => Promise<void> }> {
+  const bytes = await Deno.readFile(tarball);
+  const manifest = JSON.parse(await sh(ROOT, `tar -xzOf "${tarball}" package/package.json`));
+  const digest = async (algorithm: string) =>
+    new Uint8Array(await crypto.subtle.digest(algorithm, bytes));
+  const sha1 = Array.from(await digest("SHA-1"), (b) => b.toString(16).padStart(2, "0")).join("");
+  const sha512 = btoa(String.fromCharCode(...await digest("SHA-512")));
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const path = decodeURIComponent(new URL(request.url).pathname);
+    if (path === `/${manifest.name}`) {
+      const tarballUrl = `${new URL(request.url).origin}/tarball.tgz`;
+      const dist = { tarball: tarballUrl, shasum: sha1, integrity: `sha512-${sha512}` };
+      return Response.json({
+        name: manifest.name,
+        "dist-tags": { latest: manifest.version },
+        versions: { [manifest.version]: { ...manifest, dist } },
+      });
+    }
+    if (path === "/tarball.tgz") return new Response(bytes);
+    return new Response("not found", { status: 404 });
+  });
+  const scope = manifest.name.split("/")[0];
+  return {
+    npmEnv: { [`npm_config_${scope}:registry`]: `http://127.0.0.1:${server.addr.port}/` },
+    stop: () => server.shutdown(),
+  };
+}
+
+/**
  * Installs the packed package for runs with this `scratch` as docs/pi.md
- * says: Pi 1.x takes the tarball in one step (`pi install
- * npm:@yarp/pi@file:TARBALL`); Pi 0.73.1 compares a versioned npm source's
- * version with the installed package.json, so it never finds that one
- * installed (it installs again on every start, or offline skips it), and
- * `pi install npm:@yarp/pi` asks the registry: there `npm install -g
- * TARBALL`, then `pi install` of the installed directory. Returns what Pi
- * said; the package lands in {@link installedPiPackage}.
+ * says, in one step in every Pi: `pi install npm:@yarp/pi` from a registry
+ * serving the tarball ({@link servePiPackage}). The tarball itself as a
+ * source (`npm:@yarp/pi@file:TARBALL`) works in Pi 1.x only: Pi 0.73.1 takes
+ * everything after the name's `@` as a pinned version and compares it with
+ * the installed package.json's `version`, so it never finds that install.
+ * Returns what Pi said; the package lands in {@link installedPiPackage}.
  */
 export async function installPiPackage(
   pi: PiInstall,
   tarball: string,
   scratch: string,
 ): Promise<string> {
-  if (pi.label !== "pi 0.73.1") return await piInstall(pi, scratch, `npm:@yarp/pi@file:${tarball}`);
-  await Deno.mkdir(join(scratch, "tmp"), { recursive: true });
-  const npm = await new Deno.Command("npm", {
-    args: ["install", "-g", "--no-audit", "--no-fund", tarball],
-    env: baseEnv(scratch),
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!npm.success) {
-    throw new Error(`npm install -g ${tarball}: ${new TextDecoder().decode(npm.stderr)}`);
+  const registry = await servePiPackage(tarball);
+  try {
+    return await piInstall(pi, scratch, "npm:@yarp/pi", registry.npmEnv);
+  } finally {
+    await registry.stop();
   }
-  return await piInstall(pi, scratch, installedPiPackage(scratch));
 }
 
-/** Where {@link installPiPackage} puts the package for runs with this `scratch`. */
-export function installedPiPackage(scratch: string): string {
-  return join(scratch, "npm-global/lib/node_modules/@yarp/pi");
+/**
+ * Where {@link installPiPackage} puts the package for runs with this
+ * `scratch`: Pi 0.73.1 installs user packages with `npm install -g`, Pi 1.x
+ * into its agent directory's `npm/`.
+ */
+export function installedPiPackage(pi: PiInstall, scratch: string): string {
+  return pi.label === "pi 0.73.1"
+    ? join(scratch, "npm-global/lib/node_modules/@yarp/pi")
+    : join(scratch, "agent/npm/node_modules/@yarp/pi");
 }
 
 /** Runs Pi once in print mode against the scripted server. */
