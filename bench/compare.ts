@@ -26,7 +26,7 @@ import { readJsonlLines } from "../lib/corpus/jsonl.ts";
 import { addSample, addSkipped, emptyTally, type TallyData } from "../lib/corpus/metrics.ts";
 import { type CorpusRecord, parseRecordLine, visibleBytes } from "../lib/corpus/record.ts";
 import { type CorpusSummary, percent, summarize } from "../lib/corpus/summary.ts";
-import { classifyText, Evidence, hostNoticeSpans } from "../lib/reduce/evidence.ts";
+import { hostNotices } from "../lib/corpus/host_notices.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { piTruncate } from "./_pi_truncation.ts";
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       });
       const guarded = outcome.guarded;
       for (const { name, text } of results) {
-        const notices = noticeLines(before);
+        const notices = hostNotices(before);
         if (notices.length === 0) continue;
         const seen = noticesSeen[name] ??= { records: 0, kept: 0 };
         seen.records++;
@@ -159,31 +159,6 @@ async function main(): Promise<void> {
 
 /** Records whose visible text holds a host truncation notice, and those where every notice line survives. */
 const noticesSeen: Record<string, { records: number; kept: number }> = {};
-
-/**
- * The host truncation notices of `bytes`: the text of each notice anywhere
- * in a line (`hostNoticeSpans`: `....stripped due to length....` at the end
- * of a long line counts, and is kept when its text is), and every other
- * notice line (evidence `HostNotice`) whole.
- */
-function noticeLines(bytes: Uint8Array): string[] {
-  const notices: string[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const lf = bytes.indexOf(10, at);
-    const end = lf === -1 ? bytes.length : lf;
-    const spans = hostNoticeSpans(bytes, at, end);
-    for (let s = 0; s < spans.length; s += 2) {
-      notices.push(decoder.decode(bytes.subarray(spans[s], spans[s + 1])));
-    }
-    const line = decoder.decode(bytes.subarray(at, end));
-    if (
-      spans.length === 0 && (classifyText(line) & Evidence.HostNotice) !== 0 &&
-      !line.startsWith("[yarp: ")
-    ) notices.push(line);
-    at = end + 1;
-  }
-  return notices;
-}
 
 /** The comparison table: one row per alternative. */
 function formatTable(

@@ -313,7 +313,7 @@ Deno.test("invalid UTF-8 and NUL bytes are kept and matched as bytes", () => {
 });
 
 Deno.test("literal modes and ASCII-only case folding in line_filter", () => {
-  const input = "Compiling a\n  compiling b\nCOMPILING c\nÉrror x\nérror y\nwarning: z \n" +
+  const input = "Compiling a\n  compiling b\nCOMPILING c\nÉrror x\nérror y\nsummary: z \n" +
     lines(40, () => "filler");
   const rows: [LinePattern, string[]][] = [
     [pat("prefix", "Compiling"), ["Compiling a"]],
@@ -324,9 +324,9 @@ Deno.test("literal modes and ASCII-only case folding in line_filter", () => {
       "COMPILING c",
     ]],
     [pat("prefix", "érror", { caseMode: "ascii_insensitive" }), ["érror y"]],
-    [pat("exact", "warning: z"), []],
-    [pat("exact", "warning: z", { trim: "both" }), ["warning: z "]],
-    [pat("suffix", "z "), ["warning: z "]],
+    [pat("exact", "summary: z"), []],
+    [pat("exact", "summary: z", { trim: "both" }), ["summary: z "]],
+    [pat("suffix", "z "), ["summary: z "]],
     [pat("contains", "RROR", { caseMode: "ascii_insensitive" }), ["Érror x", "érror y"]],
   ];
   for (const [p, expected] of rows) {
@@ -338,13 +338,14 @@ Deno.test("literal modes and ASCII-only case folding in line_filter", () => {
 
 Deno.test("drop is checked before keep", () => {
   const r = rule(
-    filter({ drop: [pat("contains", "ignored")], keep: [pat("contains", "error")] }),
+    filter({ drop: [pat("contains", "ignored")], keep: [pat("contains", "found")] }),
     policy({ headLines: 10 }),
   );
-  const input = "error: real\nerror: ignored\nnoise\n" + lines(20, () => "more noise");
+  // No line is a diagnostic: a diagnostic that drop removes is still kept (see below).
+  const input = "found: real\nfound: ignored\nnoise\n" + lines(20, () => "more noise");
   equal(
     text(reduce(r, input)),
-    "error: real\n[yarp: kept 1 of 23 lines · omitted 22 lines (241 bytes)]\n",
+    "found: real\n[yarp: kept 1 of 23 lines · omitted 22 lines (241 bytes)]\n",
   );
 });
 
@@ -597,13 +598,21 @@ Deno.test("property: retained state never exceeds the declared bound", () => {
 /**
  * The candidates a naive line_filter keeps: split at LF, strip each line one
  * byte at a time (the state machine without its fast path), then drop, then
- * keep, every pattern compiled on its own.
+ * keep, every pattern compiled on its own; then the lines filtered out that
+ * the classifier calls diagnostics (by their content), which follow the
+ * head (`kept` holds both, `keptLines` counts the candidates,
+ * `evidenceLines` the others, `escaped` those of them that hold ESC: the
+ * screen searches raw bytes, so it misses a marker word that a sequence
+ * splits, as in `err\x1b[1mor`).
  */
 function naiveCandidates(spec: ReducerSpec & { kind: "line_filter" }, input: Uint8Array) {
   const drop = spec.drop.map((p) => new LineMatcher(p));
   const keep = spec.keep.map((p) => new LineMatcher(p));
   const kept: number[] = [];
+  const evidence: number[] = [];
   let keptLines = 0;
+  let evidenceLines = 0;
+  let escaped = 0;
   let total = 0;
   let start = 0;
   while (start < input.length) {
@@ -623,11 +632,15 @@ function naiveCandidates(spec: ReducerSpec & { kind: "line_filter" }, input: Uin
     if (!drop.some(m) && (keep.length === 0 || keep.some(m))) {
       kept.push(...content, ...input.subarray(end, next));
       keptLines++;
+    } else if (diagnosticForm(content, 0, content.length) !== NOT_DIAGNOSTIC) {
+      evidence.push(...content, ...input.subarray(end, next));
+      evidenceLines++;
+      if (input.subarray(start, end).includes(0x1b)) escaped++;
     }
     total++;
     start = next;
   }
-  return { kept: new Uint8Array(kept), keptLines, total };
+  return { kept: new Uint8Array([...kept, ...evidence]), keptLines, evidenceLines, escaped, total };
 }
 
 /**
@@ -646,12 +659,13 @@ function agreesWithNaive(
   });
   fc.assert(
     fc.property(specArb, inputArb, fc.integer({ min: 1, max: 300 }), (s, bytes, chunkSize) => {
+      const { kept, keptLines, evidenceLines, escaped, total } = naiveCandidates(s, bytes);
+      fc.pre(escaped === 0);
       const out = reduce(rule(s, wide), bytes, { chunkSize });
-      const { kept, keptLines, total } = naiveCandidates(s, bytes);
       equal(out.inputLines, total);
       // Unchanged output is the exact input: the marker alone would not have saved a byte.
       if (!out.changed) return deepEqual(out.bytes, bytes);
-      equal(out.omittedLines, total - keptLines);
+      equal(out.omittedLines, total - keptLines - evidenceLines);
       deepEqual(out.bytes.subarray(0, kept.length), kept);
       match(td.decode(out.bytes.subarray(kept.length)), /^\n?\[yarp: kept [\d,]+ of/);
     }),
@@ -802,11 +816,11 @@ Deno.test("drop-only filter: runs of coloured lines longer than a strip window k
     drop: [pat("suffix", " ... ok", { trim: "both" })],
     keep: [],
   };
-  const { kept, keptLines, total } = naiveCandidates(spec, input);
+  const { kept, keptLines, evidenceLines, total } = naiveCandidates(spec, input);
   const wide = policy({ headLines: 1000, tailLines: 0, maxOutputBytes: 1 << 20 });
   const out = reduce(rule(spec, wide), input, { chunkSize: input.length });
   equal(out.inputLines, total);
-  equal(out.omittedLines, total - keptLines);
+  equal(out.omittedLines, total - keptLines - evidenceLines);
   deepEqual(out.bytes.subarray(0, kept.length), kept);
   const ringed = reduce(rule(spec, policy({ headLines: 3, tailLines: 3 })), input, {
     chunkSize: input.length,
@@ -937,4 +951,91 @@ Deno.test("property: head_tail shows every diagnostic line or counts it as omitt
     ),
     { numRuns: 300 },
   );
+});
+
+// line_filter keeps the diagnostics it filters out (issue 24).
+
+Deno.test("line_filter: a diagnostic that drop or keep removes is kept where the head ends", () => {
+  const rows = Array.from({ length: 4000 }, (_, i) => `progress ${i}`);
+  rows[10] = "make: *** [all] Error 2";
+  rows[2000] = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable";
+  const input = te.encode(rows.join("\n") + "\n");
+  for (
+    const spec of [
+      filter({ drop: [pat("contains", "a")] }),
+      filter({ keep: [pat("prefix", "progress 1")] }),
+    ]
+  ) {
+    for (const chunkSize of [0, 4096, 65536]) {
+      const out = td.decode(reduce(rule(spec), input, { status: OK, chunkSize }).bytes);
+      ok(out.includes(rows[10] + "\n"), out);
+      ok(out.includes(rows[2000] + "\n"), out);
+      equal(noted(out), 0);
+      ok(out.indexOf("make: ***") < out.indexOf("error TS2322"));
+    }
+  }
+});
+
+Deno.test("line_filter: filtered-out diagnostics beyond the failure budget are counted", () => {
+  const rows = Array.from({ length: 3000 }, (_, i) => `main.c:${i}:9: error: expected ';'`);
+  const input = te.encode(rows.join("\n") + "\nok\n");
+  const spec = filter({ keep: [pat("exact", "ok")] });
+  const out = td.decode(reduce(rule(spec), input, { status: OK, chunkSize: 4096 }).bytes);
+  ok(out.length <= 1024);
+  const shown = rows.filter((l) => out.includes(l + "\n")).length;
+  ok(shown > 0);
+  equal(noted(out), rows.length - shown);
+});
+
+Deno.test("property: line_filter shows every diagnostic line or counts it as omitted", () => {
+  const lineArb = fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom(...DIAGNOSTICS) },
+    { weight: 6, arbitrary: fc.constantFrom(...PLAIN) },
+  );
+  const spec = filterSpecArb(["error", "e", "o", "ok", "m", ":", "#1", "3"], 2, {
+    minLength: 0,
+    maxLength: 2,
+  });
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(lineArb, fc.nat(99_999)), { maxLength: 600 }),
+      spec,
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 1024, max: 8192 }),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 5000 }),
+      (rows, s, head, tail, failureBytes, failed, chunkSize) => {
+        // A unique suffix tells equal lines apart; it keeps the line's form.
+        const inputLines = rows.map(([l, n]) => `${l} #${n}`);
+        const input = te.encode(inputLines.map((l) => l + "\n").join(""));
+        const success = policy({ headLines: head, tailLines: tail });
+        const failure = policy({ headLines: head, tailLines: tail, maxOutputBytes: failureBytes });
+        const out = td.decode(
+          reduce(rule(s, success, failure), input, { status: failed ? FAIL : OK, chunkSize }).bytes,
+        );
+        ok(out.length <= failureBytes);
+        const outLines = new Set(out.split("\n"));
+        const diagnostics = inputLines.filter(isDiagnosticLine);
+        const missing = diagnostics.filter((l) => !outLines.has(l)).length;
+        ok(missing <= noted(out), `${missing} missing, ${noted(out)} counted`);
+        ok(noted(out) <= diagnostics.length);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("line_filter: a coloured diagnostic is classified as shown, ANSI removed", () => {
+  const red = "\x1b[1m\x1b[31merror[E0308]\x1b[0m: mismatched types";
+  const input = lines(30, (i) => `   Compiling c${i}`) + red + "\n" +
+    lines(30, (i) => `   Compiling d${i}`);
+  const spec = filter({ stripAnsi: true, drop: [pat("prefix", "Compiling", { trim: "start" })] });
+  for (const chunkSize of [0, 7, 300]) {
+    const out = td.decode(reduce(rule(spec), input, { chunkSize }).bytes);
+    ok(out.includes("error[E0308]: mismatched types\n"), out);
+  }
+  const hidden = filter({ stripAnsi: true, drop: [pat("contains", "mismatched")] });
+  const out = td.decode(reduce(rule(hidden), input + lines(30)).bytes);
+  ok(out.includes("error[E0308]: mismatched types\n"), out);
 });

@@ -88,9 +88,10 @@ export type DiagnosticSink = (
 
 /**
  * Calls `sink` for each line of `chunk[from, to)` (`from` starts a line,
- * `to` follows a line feed) that `diagnosticForm` calls a diagnostic, in
- * order; `countFeeds(chunk, a, b)` counts the line feeds of a range (the
- * caller's `countByte`).
+ * `to` follows a line feed) that `form` (by default `diagnosticForm`; a
+ * caller that shows lines stripped of ANSI sequences classifies them so)
+ * calls a diagnostic, in order; `countFeeds(chunk, a, b)` counts the line
+ * feeds of a range (the caller's `countByte`).
  */
 export function screenDiagnostics(
   chunk: Uint8Array,
@@ -98,6 +99,7 @@ export function screenDiagnostics(
   to: number,
   sink: DiagnosticSink,
   countFeeds: (bytes: Uint8Array, start: number, end: number) => number,
+  form: (bytes: Uint8Array, start: number, end: number) => number = diagnosticForm,
 ): void {
   let counted = from;
   let before = 0;
@@ -143,7 +145,7 @@ export function screenDiagnostics(
       const lf = chunk.indexOf(LF, start);
       const ending = lf > start && chunk[lf - 1] === CR ? 2 : 1;
       const end = lf + 1 - ending;
-      if (diagnosticForm(chunk, start, end) === NOT_DIAGNOSTIC) continue;
+      if (form(chunk, start, end) === NOT_DIAGNOSTIC) continue;
       before += countFeeds(chunk, counted, start);
       counted = start;
       sink(chunk, start, end, ending, before);

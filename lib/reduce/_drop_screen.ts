@@ -65,19 +65,19 @@ export class DropScreen {
   }
 
   /**
-   * Passes the complete, dropped lines of `chunk` from `from` (a line start;
-   * lines of one chunk read in order, see `LineContent.read`), counting them
-   * in {@link lines}, and returns the LF ending the next candidate line, or
-   * -1 when the chunk's complete lines end first. The candidate starts at
+   * Passes the complete, dropped lines of `chunk[from, to)` (`from` a line
+   * start; lines of one chunk read in order, see `LineContent.read`),
+   * counting them in {@link lines}, and returns the LF ending the next
+   * candidate line, or -1 when the range's complete lines end first. The candidate starts at
    * {@link start}; its content is the shared content's, and {@link ending},
    * {@link cut} and {@link altered} describe it.
    */
-  nextCandidate(chunk: Uint8Array, from: number): number {
+  nextCandidate(chunk: Uint8Array, from: number, to: number): number {
     const content = this._content;
     const drop = this._drop;
     let lines = 0;
     let at = from;
-    const end = chunk.length;
+    const end = to;
     let lf: number;
     for (;;) {
       // A line of the current window is only looked up, and described only if it is kept.

@@ -20,13 +20,17 @@
  *
  * Diagnostics: a reducer reports each line the classifier calls a
  * diagnostic (`diagnosticForm`) that does not go to the head store with
- * {@link LineRetention.keepDiagnostic}; the first {@link DIAGNOSTIC_RECORDS}
- * (within {@link lineStoreBytes}) are stored. At render, those the policy's
- * tail does not show are written between head and tail, before the head
- * and tail fill, within the failure policy's `maxOutputBytes` (whatever the
- * exit status); every diagnostic not shown (not stored, not fitting, or a
- * retained head or tail line left out) is counted in one
- * `[yarp: N omitted lines carry error or warning markers]` line.
+ * {@link LineRetention.keepDiagnostic}, and each one it filtered out (not a
+ * candidate) with {@link LineRetention.keepEvidence}; the first
+ * {@link DIAGNOSTIC_RECORDS} (within {@link lineStoreBytes}) are stored. At
+ * render, those the policy's tail does not show are written between head and
+ * tail, before the head and tail fill, within the failure policy's
+ * `maxOutputBytes` (whatever the exit status); every diagnostic not shown
+ * (not stored, not fitting, or a retained head or tail line left out) is
+ * counted in one `[yarp: N omitted lines carry error or warning markers]`
+ * line. A stored diagnostic's index is its candidate index, or, for one
+ * filtered out, the index of the next candidate minus one half: it sits
+ * between two candidates and no head or tail ever shows it.
  *
  * Bound: raw buffer ≤ `rawBytes`; each of the head, tail and diagnostic
  * stores ≤ {@link lineStoreBytes} bytes plus fixed bookkeeping (the
@@ -171,6 +175,41 @@ export class LineRetention {
     ) return;
     this._diagIndex[n] = index;
     diag.append(bytes, start, cut, ending, hidden + end - cut, source, false);
+  }
+
+  /**
+   * Records a diagnostic line that was filtered out (never a candidate),
+   * before the next line is counted: content `bytes[start, end)` (copied
+   * now, cut to the line limit), its ending, content bytes already cut
+   * (`hidden`) and its source size. It is shown with the diagnostics, or
+   * counted as not shown.
+   */
+  keepEvidence(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    ending: LineEnding,
+    hidden: number,
+    source: number,
+  ): void {
+    this.keepDiagnostic(bytes, start, end, ending, hidden, source, this._candidates - 0.5);
+  }
+
+  /**
+   * True once a reported diagnostic was not stored: none reported after it
+   * is, so a reducer may then only count them ({@link countDiagnostics}).
+   */
+  get diagnosticsFull(): boolean {
+    return this._diagnostics > this._diag.count;
+  }
+
+  /**
+   * Counts `n` diagnostic lines that are not stored (once
+   * {@link diagnosticsFull}, past the head), as if each were reported.
+   */
+  countDiagnostics(n: number): void {
+    if (!this.diagnosticsFull) throw new Error("report diagnostics while the store takes them");
+    this._diagnostics += n;
   }
 
   /** Allocated bytes: raw buffer, both stores and fixed state. */
@@ -428,7 +467,7 @@ export class LineRetention {
       truncatedLines,
     }, recovery);
     const markerBetween = tail.length > 0 &&
-      (head.length + diag.length < tail[0].index || noteBytes.length > 0);
+      (head.length + candidateViews(diag) < tail[0].index || noteBytes.length > 0);
     const last = tail.length > 0 ? tail[tail.length - 1] : head[head.length - 1];
     const eolBefore = !markerBetween && last !== undefined && last.store.ending(last.slot) === 0;
     const outLen = totalSize(head) + totalSize(diag) + totalSize(tail) + marker.length +
@@ -517,7 +556,7 @@ export class LineRetention {
     diag.linearize();
     this._storedViews = 0;
     for (let i = 0; i < diag.count; i++) {
-      if (this._diagIndex[i] >= tailStart) continue;
+      if (this._diagIndex[i] >= tailStart && isCandidate(this._diagIndex[i])) continue;
       views.push(cutView(this._diagIndex[i], diag, i, limit));
       this._storedViews++;
     }
@@ -541,7 +580,7 @@ export class LineRetention {
     const tailFirst = tail.length > 0 ? tail[0].index : Infinity;
     const lastStored = diag.count > 0 ? this._diagIndex[diag.count - 1] : -1;
     for (let i = 0; i < diag.count; i++) {
-      if (this._diagIndex[i] >= tailFirst) lost--;
+      if (this._diagIndex[i] >= tailFirst && isCandidate(this._diagIndex[i])) lost--;
     }
     if (this._diagnostics > diag.count) {
       for (const v of tail) if (v.index > lastStored && isDiagnostic(v)) lost--;
@@ -611,6 +650,18 @@ function cutView(index: number, store: LineStore, slot: number, limit: number): 
 function isDiagnostic(v: LineView): boolean {
   const start = v.store.start(v.slot);
   return diagnosticForm(v.store.bytes, start, start + v.store.length(v.slot)) !== NOT_DIAGNOSTIC;
+}
+
+/** True when a stored diagnostic's `index` is a candidate's (filtered-out lines sit at a half index). */
+function isCandidate(index: number): boolean {
+  return Number.isInteger(index);
+}
+
+/** The views in `views` that show candidates. */
+function candidateViews(views: readonly LineView[]): number {
+  let n = 0;
+  for (const v of views) if (isCandidate(v.index)) n++;
+  return n;
 }
 
 function totalSize(views: readonly LineView[]): number {
