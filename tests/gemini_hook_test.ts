@@ -45,7 +45,12 @@ Deno.test("gemini events: BeforeTool for the shell tool is read; AfterTool, othe
     [[], "not-an-object"],
   ];
   for (const [event, reason] of table) assert.deepEqual(readGeminiEvent(event), { ignore: reason });
-  assert.equal(readGeminiEvent({ ...before("ls"), cwd: "rel" }).hasOwnProperty("cwd"), true);
+  // A relative cwd is no working directory.
+  assert.deepEqual(readGeminiEvent({ ...before("ls"), cwd: "rel" }), {
+    kind: "before",
+    command: "ls",
+    cwd: undefined,
+  });
   assert.deepEqual(geminiWrapAnswer("/y/yarp run -- ls").hookSpecificOutput.tool_input, {
     command: "/y/yarp run -- ls",
   });
@@ -203,12 +208,18 @@ Deno.test("yarp setup gemini: BeforeTool for run_shell_command in milliseconds, 
   assert.deepEqual(JSON.parse(removed.text), JSON.parse(original));
 
   const dir = await tempDir("yarp-setup-gemini-");
-  const env = privateHome(dir);
-  const run = (...args: string[]) => spawnText(YARP, { args: ["setup", ...args], env, cwd: dir });
+  // The Deno cache stays the test's own when HOME moves (setup loads an npm package).
+  const env = {
+    ...privateHome(dir),
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+  };
+  await Deno.mkdir(`${dir}/work`);
+  const run = (...args: string[]) =>
+    spawnText(YARP, { args: ["setup", ...args], env, cwd: `${dir}/work` });
   const project = await run("gemini", "--project");
   assert.equal(project.code, 0, project.stderr);
   assert.match(project.stdout, /added BeforeTool hooks running .*\.gemini\/settings\.json/);
-  const written = JSON.parse(await Deno.readTextFile(`${dir}/.gemini/settings.json`));
+  const written = JSON.parse(await Deno.readTextFile(`${dir}/work/.gemini/settings.json`));
   assert.equal(
     written.hooks.BeforeTool[0].hooks[0].command,
     `${YARP} hook gemini 2>/dev/null || true`,
@@ -225,7 +236,7 @@ Deno.test("yarp setup gemini: BeforeTool for run_shell_command in milliseconds, 
   );
   const gone = await run("gemini", "--project", "--uninstall");
   assert.match(gone.stdout, /removed 1 YARP hook entry/);
-  assert.deepEqual(JSON.parse(await Deno.readTextFile(`${dir}/.gemini/settings.json`)), {});
+  assert.deepEqual(JSON.parse(await Deno.readTextFile(`${dir}/work/.gemini/settings.json`)), {});
 });
 
 /** The chat lines of one real-shaped session: header, updates, the call written twice. */
