@@ -127,7 +127,7 @@ Deno.test("importing the fixtures writes exactly the expected records, in walk o
   assert.deepEqual(await outputLines(output), EXPECTED);
   assert.deepEqual(JSON.parse(result.stdout), {
     files_read: 5,
-    records: { pi: 11, "claude-code": 11, codex: 8 },
+    records: { pi: 11, "claude-code": 11, codex: 8, gemini: 0 },
     duplicates: 1,
     skipped_lines: 5,
     orphan_calls: 3,
@@ -222,7 +222,7 @@ Deno.test("a file is recognised by its first lines, never by its path", async ()
   const output = outputPath();
   const result = await importCommand([dir, "--output", output, "--json"]);
   const summary = JSON.parse(result.stdout);
-  assert.deepEqual(summary.records, { pi: 11, "claude-code": 0, codex: 0 });
+  assert.deepEqual(summary.records, { pi: 11, "claude-code": 0, codex: 0, gemini: 0 });
   assert.equal(summary.unknown_files, 1);
   assert.match(result.stderr, /late\.jsonl: not a Pi, Claude Code or Codex session file/);
 });
