@@ -1,8 +1,8 @@
 /**
- * Helpers for the Claude Code and Codex end-to-end tests (docs/hosts.md): installs the pinned hosts from npm once into the
+ * Helpers for the Claude Code, Codex and Gemini CLI end-to-end tests (docs/hosts.md): installs the pinned hosts from npm once into the
  * test cache (`.cache/pi-e2e/`, shared with the Pi tests), starts the
- * scripted model server (Anthropic Messages and OpenAI Responses APIs on
- * 127.0.0.1) and runs one host session in print/exec mode in an isolated
+ * scripted model server (Anthropic Messages, OpenAI Responses and Gemini
+ * APIs on 127.0.0.1) and runs one host session in print/exec mode in an isolated
  * home and config directory, returning what the model received (the
  * server's request log) and what the host reported.
  *
@@ -27,7 +27,7 @@ export const HOSTS_SERVER = join(ROOT, "tests/fixtures/hosts/fake_model_server.m
 
 /** A pinned host release. */
 export interface HostInstall {
-  readonly host: "claude-code" | "codex";
+  readonly host: "claude-code" | "codex" | "gemini";
   readonly label: string;
   /** The host's executable. */
   readonly bin: string;
@@ -57,6 +57,16 @@ export async function codex(): Promise<HostInstall> {
   return { host: "codex", label: "Codex 0.169.0", bin: join(dir, "node_modules/.bin/codex") };
 }
 
+/** Gemini CLI 0.61.0 (a Node bundle; runs on the system Node 20). */
+export async function gemini(): Promise<HostInstall> {
+  const dir = await npmInstall(
+    "gemini-cli-0.61.0",
+    ["@google/gemini-cli@0.61.0"],
+    "node_modules/.bin/gemini",
+  );
+  return { host: "gemini", label: "Gemini CLI 0.61.0", bin: join(dir, "node_modules/.bin/gemini") };
+}
+
 /** One scripted model step: one shell command, or the final text. */
 export type Step = { readonly command: string } | { readonly text: string };
 
@@ -66,6 +76,8 @@ export interface Permissions {
   readonly claude?: { allow?: string[]; ask?: string[]; deny?: string[] };
   /** Codex execpolicy source (`$CODEX_HOME/rules/default.rules`). */
   readonly codexRules?: string;
+  /** Gemini CLI policy source (`~/.gemini/policies/e2e.toml`). */
+  readonly geminiPolicy?: string;
 }
 
 /** Options for one host session. */
@@ -165,7 +177,30 @@ export function hostEnv(options: HostRunOptions): Record<string, string> {
       ...options.env,
     };
   }
+  if (options.host.host === "gemini") {
+    return {
+      ...common,
+      GOOGLE_GEMINI_BASE_URL: `http://127.0.0.1:${options.server.port}`,
+      GEMINI_API_KEY: "fake-gemini-key",
+      GEMINI_CLI_TRUST_WORKSPACE: "true",
+      ...options.env,
+    };
+  }
   return { ...common, CODEX_HOME: join(s, "codex"), FAKE_OPENAI_API_KEY: "x", ...options.env };
+}
+
+/** Gemini CLI's user settings: API-key auth (the base URL comes from the environment), no telemetry or update check. */
+function geminiSettings(): string {
+  return JSON.stringify(
+    {
+      security: { auth: { selectedType: "gemini-api-key" } },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+    },
+    null,
+    2,
+  );
 }
 
 /** Writes the host's config files into the scratch directory. */
@@ -182,6 +217,13 @@ async function configure(options: HostRunOptions): Promise<void> {
   );
   if (options.host.host === "claude-code") {
     await Deno.writeTextFile(join(s, "claude/settings.json"), claudeSettings(options));
+  } else if (options.host.host === "gemini") {
+    await Deno.mkdir(join(s, "home/.gemini/policies"), { recursive: true });
+    await Deno.writeTextFile(join(s, "home/.gemini/settings.json"), geminiSettings());
+    await Deno.writeTextFile(
+      join(s, "home/.gemini/policies/e2e.toml"),
+      options.permissions?.geminiPolicy ?? "",
+    );
   } else {
     await Deno.writeTextFile(
       join(s, "codex/config.toml"),
@@ -203,6 +245,9 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
   await Deno.writeTextFile(options.server.logPath, "");
   const args = options.host.host === "claude-code"
     ? ["-p", "Run the e2e command.", "--output-format", "json"]
+    : options.host.host === "gemini"
+    // An explicit model: without one Gemini CLI first asks a router model to classify the prompt.
+    ? ["-p", "Run the e2e command.", "-m", "gemini-2.5-flash", "--yolo", "--output-format", "json"]
     : [
       "exec",
       "--dangerously-bypass-approvals-and-sandbox",
@@ -238,7 +283,11 @@ export async function runHost(options: HostRunOptions): Promise<HostRun> {
     stdout,
     stderr: decoder.decode(out.stderr),
     ms,
-    results: options.host.host === "claude-code" ? claudeResults(last) : codexResults(last),
+    results: options.host.host === "claude-code"
+      ? claudeResults(last)
+      : options.host.host === "gemini"
+      ? geminiResults(last)
+      : codexResults(last),
     denied: options.host.host === "claude-code" ? claudeDenials(stdout) : [],
     urls: requests.map((r) => r.url),
   };
@@ -276,6 +325,27 @@ function codexResults(request: { input?: Block[] } | undefined): ToolResult[] {
   return (request?.input ?? []).filter((item) =>
     item.type === "function_call_output" || item.type === "custom_tool_call_output"
   ).map((item) => ({ text: textOf(item.output) }));
+}
+
+interface GeminiContent {
+  parts?: { functionResponse?: { response?: { output?: unknown; error?: unknown } } }[];
+}
+
+/** Gemini: each function response's `output`, or its `error` text marked as an error. */
+function geminiResults(request: { contents?: GeminiContent[] } | undefined): ToolResult[] {
+  const results: ToolResult[] = [];
+  for (const content of request?.contents ?? []) {
+    for (const part of content.parts ?? []) {
+      const response = part.functionResponse?.response;
+      if (response === undefined) continue;
+      results.push(
+        typeof response.output === "string"
+          ? { text: response.output, isError: false }
+          : { text: JSON.stringify(response), isError: true },
+      );
+    }
+  }
+  return results;
 }
 
 function claudeDenials(stdout: string): string[] {

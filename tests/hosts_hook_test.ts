@@ -379,10 +379,10 @@ Deno.test("yarp hook: garbage on stdin is exit 0 and nothing on stdout; a bad ho
     assert.equal(out.code, 0);
     assert.equal(out.stdout.length, 0, `answered ${JSON.stringify(input)}`);
   }
-  const bad = await spawnText(YARP, { args: ["hook", "gemini"], input: "{}" });
+  const bad = await spawnText(YARP, { args: ["hook", "cursor"], input: "{}" });
   assert.equal(bad.code, 2);
   assert.equal(bad.stdout, "");
-  assert.match(bad.stderr, /^yarp hook: unknown host 'gemini'/);
+  assert.match(bad.stderr, /^yarp hook: unknown host 'cursor'/);
 });
 
 /** A git repository with `count` commits, made by git itself. */

@@ -156,7 +156,7 @@ Deno.test("setup arguments: one error line for each misuse", () => {
     scope: "project",
     dryRun: false,
   });
-  assert.deepEqual(parseSetupArgs([]), { error: "missing host (claude-code or codex)" });
+  assert.deepEqual(parseSetupArgs([]), { error: "missing host (claude-code, codex or gemini)" });
   assert.deepEqual(parseSetupArgs(["codex", "--user", "--project"]), {
     error: "--project and --user exclude each other",
   });
@@ -204,7 +204,7 @@ Deno.test("yarp setup: a symlinked settings file stays a link, its target keeps 
   const status = await run("--status");
   assert.equal(status.code, 0);
   assert.match(status.stdout, new RegExp(`^claude-code: installed: user .*runs ${YARP}\\n`));
-  assert.match(status.stdout, /\ncodex: not installed\n$/);
+  assert.match(status.stdout, /\ncodex: not installed\ngemini: not installed\n$/);
 
   const removed = await run("claude-code", "--uninstall");
   assert.match(removed.stdout, /removed 2 YARP hook entries/);
@@ -238,6 +238,6 @@ Deno.test("yarp setup codex --project: a new hooks.json 0600; malformed settings
   assert.equal((await Deno.stat(`${dir}/.codex/hooks.json`)).mode! & 0o777, 0o640);
   assert.equal((await Deno.stat(`${dir}/.codex/hooks.json.yarp-backup`)).mode! & 0o777, 0o640);
   assert.equal(await Deno.readTextFile(`${dir}/.codex/hooks.json.yarp-backup`), '{"hooks": {}}\n');
-  const usage = await run("gemini");
+  const usage = await run("cursor");
   assert.equal(usage.code, 2);
 });

@@ -14,7 +14,7 @@
  */
 
 /** The hosts a reduction can come from; `cli` is a person or script calling yarp directly. */
-export const HOSTS = ["pi", "claude-code", "codex", "cli"] as const;
+export const HOSTS = ["pi", "claude-code", "codex", "gemini", "cli"] as const;
 
 /** One of {@link HOSTS}. */
 export type Host = typeof HOSTS[number];

@@ -1,5 +1,5 @@
 /**
- * `yarp hook claude-code|codex`: one host hook event on stdin, the answer
+ * `yarp hook claude-code|codex|gemini`: one host hook event on stdin, the answer
  * (or nothing) on stdout, exit 0 (docs/hosts.md). The pure decisions live in
  * `lib/hosts/<host>/`; this module does their I/O: reading the event, the
  * user's settings and rules files, the host's command line (`ps`), the
@@ -28,10 +28,10 @@ import {
 } from "../hosts/hook.ts";
 import type { RewriteDecision } from "../shell/rewrite_decision.ts";
 
-const USAGE = "usage: yarp hook claude-code|codex < EVENT.json\n";
+const USAGE = "usage: yarp hook claude-code|codex|gemini < EVENT.json\n";
 
 /** The hosts `yarp hook` answers. */
-export const HOOK_HOSTS = ["claude-code", "codex"] as const;
+export const HOOK_HOSTS = ["claude-code", "codex", "gemini"] as const;
 /** A host `yarp hook` answers. */
 export type HookHost = typeof HOOK_HOSTS[number];
 
@@ -63,7 +63,7 @@ export async function hookCommand(args: string[], io: TextIo): Promise<number> {
   }
   if (args.length !== 1 || !(HOOK_HOSTS as readonly string[]).includes(args[0])) {
     const what = args.length === 0 ? "missing host" : `unknown host '${args.join(" ")}'`;
-    io.err(`yarp hook: ${what} (expected claude-code or codex)\n`);
+    io.err(`yarp hook: ${what} (expected claude-code, codex or gemini)\n`);
     return 2;
   }
   const host = args[0] as HookHost;
@@ -78,6 +78,98 @@ export async function hookCommand(args: string[], io: TextIo): Promise<number> {
   if (outcome.answer !== undefined) io.out(JSON.stringify(outcome.answer) + "\n");
   if ((processEnv("YARP_DEBUG") ?? "") !== "") io.err(`yarp hook ${host}: ${outcome.reason}\n`);
   return 0;
+}
+
+/**
+ * Gemini CLI's `BeforeTool` event: the same opt-outs and bound as the other
+ * hosts, then the wrapper when a rule selects the command and Gemini's
+ * policy provably decides the same for it (lib/hosts/gemini/permissions.ts).
+ * Gemini's `AfterTool` cannot replace a result, so it is no event here.
+ */
+async function answerGeminiEvent(value: unknown): Promise<HookOutcome> {
+  const { readGeminiEvent, geminiWrapAnswer } = await import("../hosts/gemini/hook.ts");
+  const event = readGeminiEvent(value);
+  if ("ignore" in event) return { reason: event.ignore };
+  if (processEnv("YARP_HOOK") === "off") return { reason: "off" };
+  if (optsOut(event.command)) return { reason: "opted-out" };
+  const { selfInvocation } = await import("./_invocation.ts");
+  const invocation = selfInvocation();
+  if (isYarpCommand(event.command, invocation)) return { reason: "yarp-command" };
+  if (invocation === undefined) return { reason: "no-invocation" };
+  const projectDir = processEnv("GEMINI_PROJECT_DIR") ?? event.cwd;
+  const work = async (): Promise<HookOutcome> => {
+    const wrap = await wrapper(event.command, projectDir, invocation, "gemini");
+    if ("reason" in wrap) return wrap;
+    const { proveGeminiUnchanged, isGeminiProcess } = await import(
+      "../hosts/gemini/permissions.ts"
+    );
+    const proof = proveGeminiUnchanged({
+      program: wrap.argv[0],
+      wrapperProgram: wrap.command.split(" ", 1)[0],
+      hostArgv: await findHostArgv(isGeminiProcess),
+      ...(await geminiRuleFiles(projectDir)),
+    });
+    if (!proof.proven) return { reason: `not-wrapped:${proof.reason}` };
+    return { answer: geminiWrapAnswer(wrap.command), reason: "wrapped" };
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<HookOutcome>((resolve) => {
+    timer = setTimeout(() => resolve({ reason: "timeout" }), BEFORE_BUDGET_MS);
+  });
+  try {
+    return await Promise.race([work().catch(() => ({ reason: "error" })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The texts of every Gemini CLI policy file (`.toml` in `~/.gemini/policies`,
+ * the project's `.gemini/policies` and `/etc/gemini-cli/policies`) and
+ * settings file (user, project, `/etc/gemini-cli/settings.json` or
+ * `$GEMINI_CLI_SYSTEM_SETTINGS_PATH`, and its `system-defaults.json`);
+ * an unreadable one counts as unreadable settings.
+ */
+async function geminiRuleFiles(
+  projectDir: string | undefined,
+): Promise<{ policyFiles: string[]; settingsFiles: string[] }> {
+  const home = processEnv("HOME");
+  const dirs = [
+    ...(home === undefined ? [] : [`${home}/.gemini`]),
+    ...(projectDir === undefined ? [] : [`${projectDir}/.gemini`]),
+    "/etc/gemini-cli",
+  ];
+  const policyFiles: string[] = [];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = [];
+      for await (const entry of Deno.readDir(`${dir}/policies`)) {
+        if (entry.name.endsWith(".toml")) names.push(entry.name);
+      }
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+        continue;
+      }
+      policyFiles.push("commandRegex (unreadable)");
+      continue;
+    }
+    for (const name of names.sort()) {
+      policyFiles.push((await settingsText(`${dir}/policies/${name}`)) ?? "");
+    }
+  }
+  const system = processEnv("GEMINI_CLI_SYSTEM_SETTINGS_PATH") || "/etc/gemini-cli/settings.json";
+  const settingsPaths = [
+    ...dirs.slice(0, -1).map((dir) => `${dir}/settings.json`),
+    system,
+    `${system.slice(0, system.lastIndexOf("/"))}/system-defaults.json`,
+  ];
+  const settingsFiles: string[] = [];
+  for (const path of settingsPaths) {
+    const text = await settingsText(path);
+    if (text !== undefined) settingsFiles.push(text);
+  }
+  return { policyFiles, settingsFiles };
 }
 
 /**
@@ -100,6 +192,7 @@ async function answerEvent(host: HookHost, text: string): Promise<HookOutcome> {
   } catch {
     return { reason: "malformed-event" };
   }
+  if (host === "gemini") return await answerGeminiEvent(value);
   const [claude, codex] = await Promise.all([
     import("../hosts/claude_code/hook.ts"),
     import("../hosts/codex/hook.ts"),

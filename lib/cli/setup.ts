@@ -1,5 +1,5 @@
 /**
- * `yarp setup claude-code|codex [--project|--user] [--uninstall] [--dry-run]`
+ * `yarp setup claude-code|codex|gemini [--project|--user] [--uninstall] [--dry-run]`
  * and `yarp setup --status` (docs/hosts.md, "Install"): adds or removes
  * exactly YARP's hook entries in the host's settings file, through the pure
  * editor `lib/hosts/hook_settings.ts`; this module does the file I/O.
@@ -9,7 +9,8 @@
  * `./.claude/settings.local.json` (`--project`: the hook names this
  * machine's YARP, so it belongs in the uncommitted local file); Codex
  * `$CODEX_HOME/hooks.json`, else `~/.codex/hooks.json`, or
- * `./.codex/hooks.json`.
+ * `./.codex/hooks.json`; Gemini CLI `~/.gemini/settings.json` or
+ * `./.gemini/settings.json`.
  *
  * Writing: the old bytes go to `FILE.yarp-backup` beside it (with the
  * file's mode) first. A symbolic link is kept and written through to its
@@ -25,15 +26,16 @@ import { processEnv } from "../config/env.ts";
 import { firstLine } from "../base/error_message.ts";
 import {
   editHookSettings,
+  hookInvocation,
   hookSettingsPath,
   installedHookCommands,
   type SetupHost,
 } from "../hosts/hook_settings.ts";
 
 const USAGE =
-  "usage: yarp setup claude-code|codex [--project|--user] [--uninstall] [--dry-run]\n       yarp setup --status\n";
+  "usage: yarp setup claude-code|codex|gemini [--project|--user] [--uninstall] [--dry-run]\n       yarp setup --status\n";
 
-const HOSTS: readonly SetupHost[] = ["claude-code", "codex"];
+const HOSTS: readonly SetupHost[] = ["claude-code", "codex", "gemini"];
 
 /** Parsed `setup` arguments. */
 export type SetupArgs =
@@ -56,7 +58,9 @@ export type SetupArgs =
  *   mode: "install", host: "codex", scope: "project", dryRun: true,
  * });
  * deepEqual(parseSetupArgs(["--status"]), { mode: "status" });
- * deepEqual(parseSetupArgs(["gemini"]), { error: "unknown host 'gemini' (expected claude-code or codex)" });
+ * deepEqual(parseSetupArgs(["cursor"]), {
+ *   error: "unknown host 'cursor' (expected claude-code, codex or gemini)",
+ * });
  * ```
  */
 export function parseSetupArgs(args: readonly string[]): SetupArgs | { error: string } {
@@ -73,10 +77,10 @@ export function parseSetupArgs(args: readonly string[]): SetupArgs | { error: st
     if (flags.size > 1 || words.length > 0) return { error: "--status takes no other argument" };
     return { mode: "status" };
   }
-  if (words.length === 0) return { error: "missing host (claude-code or codex)" };
+  if (words.length === 0) return { error: "missing host (claude-code, codex or gemini)" };
   if (words.length > 1) return { error: `unexpected argument '${words[1]}'` };
   if (!(HOSTS as readonly string[]).includes(words[0])) {
-    return { error: `unknown host '${words[0]}' (expected claude-code or codex)` };
+    return { error: `unknown host '${words[0]}' (expected claude-code, codex or gemini)` };
   }
   if (flags.has("--project") && flags.has("--user")) {
     return { error: "--project and --user exclude each other" };
@@ -259,7 +263,7 @@ async function status(io: TextIo): Promise<number> {
       }
       if (commands.length === 0) continue;
       const binaries = [
-        ...new Set(commands.map(({ command }) => command.slice(0, -` hook ${host}`.length))),
+        ...new Set(commands.map(({ command }) => hookInvocation(command, host) ?? command)),
       ];
       const events = commands.map(({ event }) => event).join(", ");
       places.push(

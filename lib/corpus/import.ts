@@ -299,7 +299,7 @@ async function importFile(
     report(`${path}: cannot read: ${failure}`);
   } else if (reader === undefined) {
     run.unknownFiles++;
-    report(`${path}: not a Pi, Claude Code or Codex session file`);
+    report(`${path}: not a Pi, Claude Code, Codex or Gemini CLI session file`);
   } else {
     run.filesRead++;
   }

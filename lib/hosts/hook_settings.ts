@@ -16,6 +16,10 @@
  * file's own indentation and final newline. Idempotent: installing what is
  * installed changes nothing.
  *
+ * Gemini CLI's `settings.json` holds them the same way, with the shell
+ * tool's name `run_shell_command` as matcher and the timeout in
+ * milliseconds.
+ *
  * Codex's hooks go in `hooks.json` (JSON) rather than `[hooks]` in
  * `config.toml`: Codex reads both (HOSTS-E2E.md), and a JSON file can be
  * rewritten without the risk of losing a TOML file's comments and layout.
@@ -32,25 +36,78 @@ import { formatDiagnostic } from "../rules/diagnostics.ts";
 import { isObject } from "./session.ts";
 
 /** A host `yarp setup` installs into. */
-export type SetupHost = "claude-code" | "codex";
+export type SetupHost = "claude-code" | "codex" | "gemini";
 
 /** The events YARP hooks, per host: no `PostToolUseFailure` (its output cannot be replaced). */
 export const HOOK_EVENTS: Readonly<Record<SetupHost, readonly string[]>> = {
   "claude-code": ["PreToolUse", "PostToolUse"],
   codex: ["PreToolUse", "PostToolUse"],
+  // Gemini CLI's AfterTool answer cannot replace the output (lib/hosts/gemini/hook.ts).
+  gemini: ["BeforeTool"],
+};
+
+/** The tool matcher of YARP's hook group: the shell tool's name, per host. */
+const SHELL_MATCHER: Readonly<Record<SetupHost, string>> = {
+  "claude-code": "Bash",
+  codex: "Bash",
+  gemini: "run_shell_command",
+};
+
+/** How a host reads a hook's `timeout`: seconds, or milliseconds for Gemini CLI. */
+const TIMEOUT_UNIT: Readonly<Record<SetupHost, number>> = {
+  "claude-code": 1,
+  codex: 1,
+  gemini: 1000,
 };
 
 /** Seconds a host waits for YARP's hook (YARP bounds itself well below). */
 export const HOOK_TIMEOUT_SECONDS = 30;
 
-/** The command a host runs for YARP's hook: this YARP's invocation, then `hook HOST`. */
+/**
+ * What follows `hook gemini` in Gemini CLI's hook command. Gemini reads a
+ * hook that exits with a status other than 0 or 1 and prints anything as
+ * "deny" (a missing YARP, status 127 and the shell's message, blocked every
+ * shell call): the shell's message is dropped and the status made 0, so a
+ * broken or missing YARP lets the call run untouched.
+ */
+const GEMINI_FAIL_OPEN = " 2>/dev/null || true";
+
+/**
+ * The command a host runs for YARP's hook: this YARP's invocation, then
+ * `hook HOST` (for Gemini CLI followed by what makes a failure pass).
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { hookCommandLine } from "./hook_settings.ts";
+ * equal(hookCommandLine("/y/bin/yarp", "codex"), "/y/bin/yarp hook codex");
+ * equal(hookCommandLine("/y/bin/yarp", "gemini"), "/y/bin/yarp hook gemini 2>/dev/null || true");
+ * ```
+ */
 export function hookCommandLine(invocation: string, host: SetupHost): string {
-  return `${invocation} hook ${host}`;
+  return `${invocation} hook ${host}${host === "gemini" ? GEMINI_FAIL_OPEN : ""}`;
+}
+
+/**
+ * The YARP invocation a hook command for `host` starts (what precedes
+ * ` hook HOST`), or undefined when `command` is not a YARP hook command for
+ * `host` (see {@link isYarpHookCommand}).
+ */
+export function hookInvocation(command: unknown, host: SetupHost): string | undefined {
+  if (typeof command !== "string") return undefined;
+  let line = command.trimEnd();
+  if (host === "gemini" && line.endsWith(GEMINI_FAIL_OPEN)) {
+    line = line.slice(0, -GEMINI_FAIL_OPEN.length).trimEnd();
+  }
+  const suffix = ` hook ${host}`;
+  if (!line.endsWith(suffix)) return undefined;
+  const invocation = line.slice(0, -suffix.length);
+  return /(?:^|[\/\s'"])yarp(?:\.js)?['"]?$/.test(invocation) ? invocation : undefined;
 }
 
 /**
  * True when `command` is a YARP hook command for `host`: it ends with
- * ` hook HOST` and what precedes names a `yarp` (a path, a compiled binary
+ * ` hook HOST` (for Gemini CLI, optionally followed by ` 2>/dev/null || true`) and what precedes names a `yarp` (a path, a compiled binary
  * or the single-file `yarp.js`).
  *
  * @example
@@ -63,11 +120,7 @@ export function hookCommandLine(invocation: string, host: SetupHost): string {
  * ```
  */
 export function isYarpHookCommand(command: unknown, host: SetupHost): boolean {
-  if (typeof command !== "string") return false;
-  const suffix = ` hook ${host}`;
-  if (!command.trimEnd().endsWith(suffix)) return false;
-  const invocation = command.trimEnd().slice(0, -suffix.length);
-  return /(?:^|[\/\s'"])yarp(?:\.js)?['"]?$/.test(invocation);
+  return hookInvocation(command, host) !== undefined;
 }
 
 /** The parsed settings and the formatting to write them back with. */
@@ -195,11 +248,11 @@ export function editHookSettings(
     for (const event of HOOK_EVENTS[host]) {
       const groups = Array.isArray(hooks[event]) ? hooks[event] as unknown[] : [];
       hooks[event] = [...groups, {
-        matcher: "Bash",
+        matcher: SHELL_MATCHER[host],
         hooks: [{
           type: "command",
           command: hookCommandLine(invocation, host),
-          timeout: HOOK_TIMEOUT_SECONDS,
+          timeout: HOOK_TIMEOUT_SECONDS * TIMEOUT_UNIT[host],
         }],
       }];
       added.push(event);
@@ -247,6 +300,7 @@ export function hookSettingsPath(
   env: (name: string) => string | undefined,
   cwd: string,
 ): string | { error: string } {
+  if (host === "gemini") return geminiSettingsPath(scope, env, cwd);
   if (scope === "project") {
     return host === "claude-code"
       ? `${cwd}/.claude/settings.local.json`
@@ -266,4 +320,16 @@ export function hookSettingsPath(
   return `${home.replace(/\/+$/, "")}/${
     host === "claude-code" ? ".claude/settings.json" : ".codex/hooks.json"
   }`;
+}
+
+/** Gemini CLI's settings file: `./.gemini/settings.json` (project) or `~/.gemini/settings.json` (user). */
+function geminiSettingsPath(
+  scope: "user" | "project",
+  env: (name: string) => string | undefined,
+  cwd: string,
+): string | { error: string } {
+  if (scope === "project") return `${cwd}/.gemini/settings.json`;
+  const home = env("HOME");
+  if (home === undefined || !home.startsWith("/")) return { error: "no home directory (set HOME)" };
+  return `${home.replace(/\/+$/, "")}/.gemini/settings.json`;
 }

@@ -10,14 +10,21 @@ import { isObject, type SessionRuntime } from "./session.ts";
 import { piRuntime } from "./pi/session.ts";
 import { claudeCodeRuntime } from "./claude_code/session.ts";
 import { codexRuntime } from "./codex/session.ts";
+import { geminiRuntime } from "./gemini/session.ts";
 
 export type { CallSink, RecordedCall, SessionReader, SessionRuntime } from "./session.ts";
 export { piRuntime } from "./pi/session.ts";
 export { claudeCodeRuntime } from "./claude_code/session.ts";
 export { codexRuntime } from "./codex/session.ts";
+export { geminiRuntime } from "./gemini/session.ts";
 
 /** Every runtime YARP imports, in the order detection tries them. */
-export const RUNTIMES: readonly SessionRuntime[] = [piRuntime, claudeCodeRuntime, codexRuntime];
+export const RUNTIMES: readonly SessionRuntime[] = [
+  piRuntime,
+  claudeCodeRuntime,
+  codexRuntime,
+  geminiRuntime,
+];
 
 /** How many of a file's first JSON lines detection looks at before calling its format unknown. */
 export const DETECTION_LINES = 16;
