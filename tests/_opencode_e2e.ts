@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { baseEnv, npmInstall, ROOT } from "./_pi_e2e.ts";
-import { type Fixture, type Step } from "./_hosts_e2e.ts";
+import type { Fixture, Step } from "./_hosts_e2e.ts";
 
 /** The pinned release. */
 export const OPENCODE_VERSION = "1.18.33";

@@ -280,7 +280,10 @@ Deno.test("a schema-2 archive reports no reductions when read and gains the tabl
 Deno.test("gain: malformed arguments are one line and exit 2", async () => {
   for (
     const [args, line] of [
-      [["--host", "vim"], "yarp gain: --host: expected pi, claude-code, codex, cli or opencode, got 'vim'\n"],
+      [
+        ["--host", "vim"],
+        "yarp gain: --host: expected pi, claude-code, codex, cli or opencode, got 'vim'\n",
+      ],
       [["--since", "soon"], /^yarp gain: --since: expected a duration/],
       [["extra"], "yarp gain: unexpected argument 'extra'\n"],
     ] as const
@@ -306,5 +309,8 @@ Deno.test("yarp rewrite --host puts the host into the wrapper, which yarp run th
   );
   const bad = await yarp("/nonexistent-state", ["rewrite", "--host", "vi", "--", "git log"]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /^yarp rewrite: --host: expected pi, claude-code, codex, cli or opencode/);
+  assert.match(
+    bad.stderr,
+    /^yarp rewrite: --host: expected pi, claude-code, codex, cli or opencode/,
+  );
 });

@@ -29,7 +29,9 @@ function executable(path: string): boolean {
 function locate(): readonly string[] | { error: string } {
   const named = process.env.YARP_OPENCODE_BINARY;
   if (named !== undefined && named !== "") {
-    return executable(named) ? [named] : { error: `YARP_OPENCODE_BINARY: not executable: ${named}` };
+    return executable(named)
+      ? [named]
+      : { error: `YARP_OPENCODE_BINARY: not executable: ${named}` };
   }
   for (const dir of (process.env.PATH ?? "").split(":")) {
     if (dir !== "" && executable(join(dir, "yarp"))) return [join(dir, "yarp")];
@@ -65,11 +67,13 @@ const deps: PluginDeps = {
 };
 
 /** opencode calls this once per instance with its plugin context. */
-export const YarpPlugin = async (ctx: { directory?: string }) => {
+export const YarpPlugin = (ctx: { directory?: string }) => {
   try {
-    return yarpHooks(deps, typeof ctx?.directory === "string" ? ctx.directory : undefined);
+    return Promise.resolve(
+      yarpHooks(deps, typeof ctx?.directory === "string" ? ctx.directory : undefined),
+    );
   } catch (error) {
     process.stderr.write(`YARP plugin not loaded: ${String(error)}\n`);
-    return {};
+    return Promise.resolve({});
   }
 };

@@ -176,7 +176,9 @@ async function setupOpencode(
     const plugin = new URL("../../hooks/opencode/index.ts", import.meta.url);
     const found = plugin.protocol === "file:" &&
       await Deno.stat(plugin).then((info) => info.isFile, () => false);
-    if (!found) return fail(`the plugin is not beside this yarp (${plugin.href}); run setup from a checkout`);
+    if (!found) {
+      return fail(`the plugin is not beside this yarp (${plugin.href}); run setup from a checkout`);
+    }
     spec = plugin.href;
   }
   const path = opencodeConfigPath(options.scope, processEnv, Deno.cwd());
@@ -186,7 +188,11 @@ async function setupOpencode(
   const edit = editPluginList(path, current.text, spec);
   if ("error" in edit) return fail(`${edit.error} (nothing changed)`);
   if (!edit.changed) {
-    io.out(`${head} ${spec === undefined ? "no YARP plugin in" : "already installed in"} ${path}, nothing changed\n`);
+    io.out(
+      `${head} ${
+        spec === undefined ? "no YARP plugin in" : "already installed in"
+      } ${path}, nothing changed\n`,
+    );
     return 0;
   }
   const what = spec === undefined

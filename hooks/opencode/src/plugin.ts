@@ -21,11 +21,7 @@
  *
  * @module
  */
-import {
-  decideReducedResult,
-  isYarpCommand,
-  type ProcessOutcome,
-} from "../../pi/src/decisions.ts";
+import { decideReducedResult, isYarpCommand, type ProcessOutcome } from "../../pi/src/decisions.ts";
 import { MIN_REDUCE_CHARS, RESULT_TIMEOUT_MS } from "../../pi/src/extension.ts";
 
 export { MIN_REDUCE_CHARS };
@@ -114,7 +110,15 @@ export async function afterBash(
     const yarp = deps.yarp();
     if ("error" in yarp) return "no-binary";
     const outcome = await deps.run(
-      [...yarp, "result-reduce", "--command", command, "--exit-code", String(exit), ...OPENCODE_HOST],
+      [
+        ...yarp,
+        "result-reduce",
+        "--command",
+        command,
+        "--exit-code",
+        String(exit),
+        ...OPENCODE_HOST,
+      ],
       { stdin: whole, timeoutMs: RESULT_TIMEOUT_MS, cwd },
     );
     const decision = decideReducedResult(whole, outcome);

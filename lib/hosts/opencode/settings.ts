@@ -84,7 +84,9 @@ export function editPluginList(
     finalNewline = text.endsWith("\n");
   }
   const list = root.plugin;
-  if (list !== undefined && !Array.isArray(list)) return { error: `${file}: /plugin is not a list` };
+  if (list !== undefined && !Array.isArray(list)) {
+    return { error: `${file}: /plugin is not a list` };
+  }
   const before = list ?? [];
   const kept = before.filter((entry) => !isYarpPlugin(entry));
   const removed = before.length - kept.length;
@@ -98,7 +100,8 @@ export function editPluginList(
     key !== "plugin" ? [[key, value]] : after.length > 0 || list!.length === 0 ? [[key, after]] : []
   );
   if (list === undefined && after.length > 0) entries.push(["plugin", after]);
-  const next = JSON.stringify(Object.fromEntries(entries), null, indent) + (finalNewline ? "\n" : "");
+  const next = JSON.stringify(Object.fromEntries(entries), null, indent) +
+    (finalNewline ? "\n" : "");
   return { text: next, changed: true, added: spec !== undefined, removed };
 }
 
