@@ -156,7 +156,7 @@ Deno.test("setup arguments: one error line for each misuse", () => {
     scope: "project",
     dryRun: false,
   });
-  assert.deepEqual(parseSetupArgs([]), { error: "missing host (claude-code or codex)" });
+  assert.deepEqual(parseSetupArgs([]), { error: "missing host (claude-code, codex or opencode)" });
   assert.deepEqual(parseSetupArgs(["codex", "--user", "--project"]), {
     error: "--project and --user exclude each other",
   });
