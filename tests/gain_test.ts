@@ -282,7 +282,7 @@ Deno.test("gain: malformed arguments are one line and exit 2", async () => {
     const [args, line] of [
       [
         ["--host", "vim"],
-        "yarp gain: --host: expected pi, claude-code, codex, gemini or cli, got 'vim'\n",
+        "yarp gain: --host: expected pi, claude-code, codex, gemini, opencode or cli, got 'vim'\n",
       ],
       [["--since", "soon"], /^yarp gain: --since: expected a duration/],
       [["extra"], "yarp gain: unexpected argument 'extra'\n"],
@@ -309,5 +309,8 @@ Deno.test("yarp rewrite --host puts the host into the wrapper, which yarp run th
   );
   const bad = await yarp("/nonexistent-state", ["rewrite", "--host", "vi", "--", "git log"]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /^yarp rewrite: --host: expected pi, claude-code, codex, gemini or cli/);
+  assert.match(
+    bad.stderr,
+    /^yarp rewrite: --host: expected pi, claude-code, codex, gemini, opencode or cli/,
+  );
 });

@@ -156,7 +156,9 @@ Deno.test("setup arguments: one error line for each misuse", () => {
     scope: "project",
     dryRun: false,
   });
-  assert.deepEqual(parseSetupArgs([]), { error: "missing host (claude-code, codex or gemini)" });
+  assert.deepEqual(parseSetupArgs([]), {
+    error: "missing host (claude-code, codex, gemini or opencode)",
+  });
   assert.deepEqual(parseSetupArgs(["codex", "--user", "--project"]), {
     error: "--project and --user exclude each other",
   });

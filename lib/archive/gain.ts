@@ -14,7 +14,7 @@
  */
 
 /** The hosts a reduction can come from; `cli` is a person or script calling yarp directly. */
-export const HOSTS = ["pi", "claude-code", "codex", "gemini", "cli"] as const;
+export const HOSTS = ["pi", "claude-code", "codex", "gemini", "opencode", "cli"] as const;
 
 /** One of {@link HOSTS}. */
 export type Host = typeof HOSTS[number];
@@ -51,7 +51,7 @@ export function hostName(text: string): Host | undefined {
  * deepEqual(callHost("codex", "pi"), { host: "codex" });
  * deepEqual(callHost(undefined, undefined), { host: "cli" });
  * deepEqual(callHost(undefined, "vim"), {
- *   error: "YARP_HOST: expected pi, claude-code, codex or cli, got 'vim'",
+ *   error: "YARP_HOST: expected pi, claude-code, codex, gemini, opencode or cli, got 'vim'",
  * });
  * ```
  */
@@ -68,7 +68,7 @@ export function callHost(
   return host === undefined ? { error: `${name}: expected ${HOST_LIST}, got '${text}'` } : { host };
 }
 
-/** The host names as a sentence: `pi, claude-code, codex or cli`. */
+/** The host names as a sentence: `pi, claude-code, codex, gemini, opencode or cli`. */
 export const HOST_LIST = `${HOSTS.slice(0, -1).join(", ")} or ${HOSTS.at(-1)}`;
 
 /** The rows of one host and rule, summed (what the archive query returns). */

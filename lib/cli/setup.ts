@@ -1,5 +1,5 @@
 /**
- * `yarp setup claude-code|codex|gemini [--project|--user] [--uninstall] [--dry-run]`
+ * `yarp setup claude-code|codex|gemini|opencode [--project|--user] [--uninstall] [--dry-run]`
  * and `yarp setup --status` (docs/hosts.md, "Install"): adds or removes
  * exactly YARP's hook entries in the host's settings file, through the pure
  * editor `lib/hosts/hook_settings.ts`; this module does the file I/O.
@@ -33,16 +33,18 @@ import {
 } from "../hosts/hook_settings.ts";
 
 const USAGE =
-  "usage: yarp setup claude-code|codex|gemini [--project|--user] [--uninstall] [--dry-run]\n       yarp setup --status\n";
+  "usage: yarp setup claude-code|codex|gemini|opencode [--project|--user] [--uninstall] [--dry-run]\n       yarp setup --status\n";
 
 const HOSTS: readonly SetupHost[] = ["claude-code", "codex", "gemini"];
+/** Every host `setup` installs into: the hook hosts, and opencode (a plugin, not a hook). */
+const SETUP_HOSTS: readonly (SetupHost | "opencode")[] = [...HOSTS, "opencode"];
 
 /** Parsed `setup` arguments. */
 export type SetupArgs =
   | { readonly mode: "status" }
   | {
     readonly mode: "install" | "uninstall";
-    readonly host: SetupHost;
+    readonly host: SetupHost | "opencode";
     readonly scope: "user" | "project";
     readonly dryRun: boolean;
   };
@@ -59,7 +61,7 @@ export type SetupArgs =
  * });
  * deepEqual(parseSetupArgs(["--status"]), { mode: "status" });
  * deepEqual(parseSetupArgs(["cursor"]), {
- *   error: "unknown host 'cursor' (expected claude-code, codex or gemini)",
+ *   error: "unknown host 'cursor' (expected claude-code, codex, gemini or opencode)",
  * });
  * ```
  */
@@ -77,17 +79,19 @@ export function parseSetupArgs(args: readonly string[]): SetupArgs | { error: st
     if (flags.size > 1 || words.length > 0) return { error: "--status takes no other argument" };
     return { mode: "status" };
   }
-  if (words.length === 0) return { error: "missing host (claude-code, codex or gemini)" };
+  if (words.length === 0) return { error: "missing host (claude-code, codex, gemini or opencode)" };
   if (words.length > 1) return { error: `unexpected argument '${words[1]}'` };
-  if (!(HOSTS as readonly string[]).includes(words[0])) {
-    return { error: `unknown host '${words[0]}' (expected claude-code, codex or gemini)` };
+  if (!(SETUP_HOSTS as readonly string[]).includes(words[0])) {
+    return {
+      error: `unknown host '${words[0]}' (expected claude-code, codex, gemini or opencode)`,
+    };
   }
   if (flags.has("--project") && flags.has("--user")) {
     return { error: "--project and --user exclude each other" };
   }
   return {
     mode: flags.has("--uninstall") ? "uninstall" : "install",
-    host: words[0] as SetupHost,
+    host: words[0] as SetupHost | "opencode",
     scope: flags.has("--project") ? "project" : "user",
     dryRun: flags.has("--dry-run"),
   };
@@ -105,6 +109,7 @@ export async function setupCommand(args: string[], io: TextIo): Promise<number> 
     return 2;
   }
   if (options.mode === "status") return await status(io);
+  if (options.host === "opencode") return await setupOpencode({ ...options, host: "opencode" }, io);
   const fail = (line: string) => {
     io.err(`yarp setup ${options.host}: ${line}\n`);
     return 1;
@@ -123,7 +128,8 @@ export async function setupCommand(args: string[], io: TextIo): Promise<number> 
   if (typeof path !== "string") return fail(path.error);
   const current = await readSettings(path);
   if ("error" in current) return fail(current.error);
-  const edit = editHookSettings(path, current.text, options.host, invocation);
+  const host = options.host;
+  const edit = editHookSettings(path, current.text, host, invocation);
   if ("error" in edit) return fail(`${edit.error} (nothing changed)`);
   const head = `yarp setup ${options.host}:`;
   if (!edit.changed) {
@@ -149,10 +155,66 @@ export async function setupCommand(args: string[], io: TextIo): Promise<number> 
   } catch (error) {
     return fail(`${path}: ${firstLine(error)} (nothing changed)`);
   }
-  const trust = options.host === "codex" && options.mode === "install"
+  const trust = host === "codex" && options.mode === "install"
     ? "; Codex runs them once trusted: review them with /hooks"
     : "";
   io.out(`${head} ${what}${backup === undefined ? "" : ` (backup: ${backup})`}${trust}\n`);
+  return 0;
+}
+
+/**
+ * `yarp setup opencode`: adds (or removes) the `file://` URL of this
+ * checkout's `hooks/opencode/index.ts` in opencode's `plugin` list
+ * (`lib/hosts/opencode/settings.ts`); written like the hook settings.
+ */
+async function setupOpencode(
+  options: Extract<SetupArgs, { host: unknown }> & { host: "opencode" },
+  io: TextIo,
+): Promise<number> {
+  const head = "yarp setup opencode:";
+  const fail = (line: string) => {
+    io.err(`${head} ${line}\n`);
+    return 1;
+  };
+  const { editPluginList, opencodeConfigPath } = await import("../hosts/opencode/settings.ts");
+  let spec: string | undefined;
+  if (options.mode === "install") {
+    const plugin = new URL("../../hooks/opencode/index.ts", import.meta.url);
+    const found = plugin.protocol === "file:" &&
+      await Deno.stat(plugin).then((info) => info.isFile, () => false);
+    if (!found) {
+      return fail(`the plugin is not beside this yarp (${plugin.href}); run setup from a checkout`);
+    }
+    spec = plugin.href;
+  }
+  const path = opencodeConfigPath(options.scope, processEnv, Deno.cwd());
+  if (typeof path !== "string") return fail(path.error);
+  const current = await readSettings(path);
+  if ("error" in current) return fail(current.error);
+  const edit = editPluginList(path, current.text, spec);
+  if ("error" in edit) return fail(`${edit.error} (nothing changed)`);
+  if (!edit.changed) {
+    io.out(
+      `${head} ${
+        spec === undefined ? "no YARP plugin in" : "already installed in"
+      } ${path}, nothing changed\n`,
+    );
+    return 0;
+  }
+  const what = spec === undefined
+    ? `removed ${edit.removed} YARP plugin ${edit.removed === 1 ? "entry" : "entries"} from ${path}`
+    : `${edit.removed > 0 ? "replaced" : "added"} the plugin ${spec} in ${path}`;
+  if (options.dryRun) {
+    io.out(`${head} would have ${what} (dry run, nothing written)\n`);
+    return 0;
+  }
+  let backup: string | undefined;
+  try {
+    backup = await writeSettings(path, current, edit.text);
+  } catch (error) {
+    return fail(`${path}: ${firstLine(error)} (nothing changed)`);
+  }
+  io.out(`${head} ${what}${backup === undefined ? "" : ` (backup: ${backup})`}\n`);
   return 0;
 }
 
