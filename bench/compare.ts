@@ -11,9 +11,13 @@
  * same records. Time per record is each reducer's own time in this process.
  *
  *   deno task compare CORPUS.jsonl.gz… [--json] [--no-tokenjuice] [--success-bytes N]
+ *     [--cap BYTES[/HEAD/TAIL]|off] [--by-reason]
  *
  * `--success-bytes N` replays YARP under that success budget for every typed
  * kind (as config `budgets: {success_bytes: N}` does), to measure a budget.
+ * `--cap` replays it under that global output cap (`_output_cap_arg.ts`).
+ * `--by-reason` adds the characters removed per deciding reason code
+ * (`_reason_table.ts`) for YARP alone and inside Pi.
  *
  * A corpus is what `yarp corpus import` writes (docs/corpus.md); without one
  * it says so in one line and exits 2. Aggregates only.
@@ -31,6 +35,8 @@ import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts"
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { piTruncate } from "./_pi_truncation.ts";
 import { successBytesArg } from "./_success_bytes.ts";
+import { outputCapArg } from "./_output_cap_arg.ts";
+import { addReasonSample, emptyReasonTally, formatReasonTable } from "./_reason_table.ts";
 import { loadTokenjuice, TOKENJUICE_VERSION } from "./_tokenjuice.ts";
 
 const YARP = "yarp";
@@ -56,8 +62,11 @@ function streamsText(record: CorpusRecord) {
 async function main(): Promise<void> {
   const json = Deno.args.includes("--json");
   const withTokenjuice = !Deno.args.includes("--no-tokenjuice");
-  const { budgets, rest } = successBytesArg(Deno.args);
-  const files = rest.filter((arg) => arg !== "--json" && arg !== "--no-tokenjuice");
+  const byReason = Deno.args.includes("--by-reason");
+  const { budgets, rest: afterBudgets } = successBytesArg(Deno.args);
+  const { cap, rest } = outputCapArg(afterBudgets);
+  const flags = ["--json", "--no-tokenjuice", "--by-reason"];
+  const files = rest.filter((arg) => !flags.includes(arg));
   if (files.length === 0) {
     console.error(
       "deno task compare: name a corpus file, e.g. deno task compare runs.jsonl.gz " +
@@ -66,7 +75,11 @@ async function main(): Promise<void> {
     Deno.exit(2);
   }
   const parser = await loadShellParser();
-  const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]), budgets);
+  const engine = createEngine(parser, createRuleRegistry([builtinRuleSource()]), {
+    budgets,
+    ...(cap === undefined ? {} : { cap }),
+  });
+  const reasons = emptyReasonTally();
   const tokenjuice = withTokenjuice ? await loadTokenjuice() : undefined;
   /** The alternatives; YARP itself runs first, once, and its outcome also says what is guarded. */
   const alternatives: Record<string, Contender> = {};
@@ -121,6 +134,12 @@ async function main(): Promise<void> {
         micros: results[0].micros,
       });
       const guarded = outcome.guarded;
+      addReasonSample(
+        reasons,
+        outcome.reasons.at(-1) ?? "(none)",
+        before,
+        new Map(results.filter((r) => r.name.startsWith(YARP)).map((r) => [r.name, r.text])),
+      );
       for (const { name, text } of results) {
         const notices = hostNotices(before);
         if (notices.length === 0) continue;
@@ -147,7 +166,20 @@ async function main(): Promise<void> {
   if (json) {
     console.log(
       JSON.stringify(
-        { summaries: Object.fromEntries(summaries), hostNotices: noticesSeen },
+        {
+          summaries: Object.fromEntries(summaries),
+          hostNotices: noticesSeen,
+          ...(byReason
+            ? {
+              byReason: {
+                before: Object.fromEntries(reasons.reasons),
+                after: Object.fromEntries(
+                  [...reasons.after].map(([name, map]) => [name, Object.fromEntries(map)]),
+                ),
+              },
+            }
+            : {}),
+        },
         null,
         2,
       ),
@@ -155,10 +187,16 @@ async function main(): Promise<void> {
     return;
   }
   console.log(formatTable(summaries as [string, CorpusSummary][], noticesSeen));
+  if (byReason) console.log("\n" + formatReasonTable(reasons));
 }
 
 /** Records whose visible text holds a host truncation notice, and those where every notice line survives. */
 const noticesSeen: Record<string, { records: number; kept: number }> = {};
+
+/** `share` as a percentage with two decimals (diagnostic retention is judged at 99.5%). */
+function percent2(share: number | null): string {
+  return share === null ? "n/a" : `${(share * 100).toFixed(2)}%`;
+}
 
 /** The comparison table: one row per alternative. */
 function formatTable(
@@ -185,8 +223,8 @@ function formatTable(
     percent(s.removedShare),
     String(s.grew),
     `${s.guardedExact}/${s.guarded}`,
-    percent(s.diagnosticRetention),
-    percent(s.keyFactRecall),
+    `${s.diagnosticLinesKept}/${s.diagnosticLines} ${percent2(s.diagnosticRetention)}`,
+    `${s.keyFactsKept}/${s.keyFacts}`,
     `${notices[name]?.kept ?? 0}/${notices[name]?.records ?? 0}`,
     s.microsMedian.toFixed(0),
     s.microsP95.toFixed(0),

@@ -27,7 +27,7 @@ for (const { rule } of registry.rules()) {
   }
 }
 const { budgets, rest: files } = successBytesArg(Deno.args);
-const engine = createEngine(await loadShellParser(), registry, budgets);
+const engine = createEngine(await loadShellParser(), registry, { budgets });
 
 function quantile(sorted: number[], q: number): number {
   return sorted.length === 0

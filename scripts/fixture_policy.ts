@@ -72,7 +72,9 @@ const CAP_EXEMPT =
 
 /**
  * Programs whose output is exact text by nature (file reads, byte dumps, queries, digests,
- * counts, watch modes, `yarp read`): each has an `exact/<program>` guard and no reduction rule.
+ * counts, watch modes, `yarp read`, an agent harness's file windows such as SWE-agent's `open`,
+ * `goto`, `scroll_down`, `edit` and `create`, PowerShell's `Get-Content`): each has an
+ * `exact/<program in lower case>` guard ({@link exactRuleId}) and no reduction rule.
  */
 export const EXACT_PROGRAMS = [
   "sed",
@@ -125,12 +127,33 @@ export const EXACT_PROGRAMS = [
   "mysql",
   "curl",
   "wget",
+  "open",
+  "goto",
+  "scroll_up",
+  "scroll_down",
+  "create",
+  "edit",
+  "Get-Content",
 ] as const;
+
+/**
+ * The id of the guard of exact program `program` (rule ids are lower case).
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { exactRuleId } from "./fixture_policy.ts";
+ * equal(exactRuleId("Get-Content"), "exact/get-content");
+ * ```
+ */
+export function exactRuleId(program: string): string {
+  return `exact/${program.toLowerCase()}`;
+}
 
 /** Guards that no broader built-in reduction or transform rule could shadow, and why. */
 export const GUARDS_WITHOUT_SHADOW: Readonly<Record<string, string>> = {
   ...Object.fromEntries(EXACT_PROGRAMS.map((program) => [
-    `exact/${program}`,
+    exactRuleId(program),
     `${program} prints exact text by nature; the guard keeps it from the global output cap`,
   ])),
   "git/guard-rev-parse": "rev-parse prints object names and paths; no git rule reduces it",

@@ -121,6 +121,6 @@ Deno.test("the launcher applies the configured budget to yarp run and states it 
     });
     const parsed = JSON.parse(new TextDecoder().decode(json.stdout));
     assert.equal(parsed.success_budget_bytes, 4096);
-    assert.equal(parsed.output_cap_bytes, 8192);
+    assert.equal(parsed.output_cap_bytes, 4096);
   });
 });

@@ -24,7 +24,10 @@ const small: OutputCapPolicy = {
   thresholdBytes: 64,
   headLines: 3,
   tailLines: 2,
+  headBytes: 1 << 20,
+  tailBytes: 1 << 20,
   evidenceLines: 4,
+  contextLines: 4,
   maxLineBytes: 40,
   maxEvidenceLineBytes: 80,
 };
@@ -88,11 +91,65 @@ Deno.test("the cap keeps every diagnostic up to its bound, and counts what it om
   for (let i = 100; i < 110; i++) assert.ok(text.includes(`error[E${i}]: mismatched types\n`));
   assert.ok(text.includes("\x1b[31mFAILED\x1b[0m tests::colour\n"), "classified without ANSI");
   assert.ok(text.startsWith("plain line 0\n") && text.includes("plain line 999\n"));
-  assert.match(text, /\[yarp: kept 111 of 1,000 lines · omitted 889 lines .* exact: yarp read/);
+  const { headLines, tailLines } = DEFAULT_OUTPUT_CAP;
+  const kept = headLines + tailLines + 11;
+  assert.ok(text.includes(`[yarp: kept ${kept} of 1,000 lines · omitted ${1000 - kept} lines `));
   const bounded = capOutput(input, { ...DEFAULT_OUTPUT_CAP, evidenceLines: 3 }, archived);
-  assert.equal(bounded.keptLines, 40 + 60 + 3);
+  assert.equal(bounded.keptLines, headLines + tailLines + 3);
   const under = encoder.encode("short\n");
   assert.equal(capOutput(under, DEFAULT_OUTPUT_CAP, archived).changed, false);
+});
+
+Deno.test("property: head and tail keep within their byte budgets, the first and last line always", () => {
+  // Lines of x, q, digits and blanks: no diagnostic, summary or location, so only head and tail stay.
+  const plain = fc.stringMatching(/^[xq0-9 ]{0,90}$/);
+  fc.assert(
+    fc.property(
+      fc.array(plain, { minLength: 30, maxLength: 120 }),
+      fc.integer({ min: 0, max: 400 }),
+      fc.integer({ min: 0, max: 400 }),
+      (lines, headBytes, tailBytes) => {
+        const policy = { ...small, headLines: 8, tailLines: 8, headBytes, tailBytes };
+        const input = encoder.encode(lines.join("\n") + "\n");
+        const capped = capOutput(input, policy, archived);
+        if (!capped.changed) return;
+        const out = decoder.decode(capped.bytes).split("\n").slice(0, -2); // no marker, no end
+        const gap = out.findIndex((l) => l.startsWith("[yarp: … "));
+        assert.ok(gap > 0, "the first line is kept and a gap follows the head");
+        const last = out.findLastIndex((l) => l.startsWith("[yarp: … "));
+        const [head, tail] = [out.slice(0, gap), out.slice(last + 1)];
+        assert.ok(tail.length >= 1 && tail.at(-1) === lines.at(-1), "the last line is kept");
+        const size = (kept: string[]) =>
+          kept.reduce((sum, l) => sum + encoder.encode(l).length + 1, 0);
+        assert.ok(head.length <= 8 && tail.length <= 8);
+        assert.ok(
+          head.length === 1 || size(head) <= headBytes,
+          `head ${size(head)} > ${headBytes}`,
+        );
+        assert.ok(
+          tail.length === 1 || size(tail) <= tailBytes,
+          `tail ${size(tail)} > ${tailBytes}`,
+        );
+        assert.equal(gap, last, "nothing is kept between head and tail");
+      },
+    ),
+  );
+});
+
+Deno.test("context lines are bounded apart from diagnostics, which keep the whole evidence budget", () => {
+  const lines = Array.from({ length: 600 }, (_, i) => `src/mod_${i}.ts:${i}: see here`);
+  for (let i = 0; i < 5; i++) lines[200 + i * 50] = `error: failure ${i}`;
+  const input = encoder.encode(lines.join("\n") + "\n");
+  const policy = { ...DEFAULT_OUTPUT_CAP, headLines: 10, tailLines: 20, contextLines: 12 };
+  const capped = capOutput(input, policy, archived);
+  const text = decoder.decode(capped.bytes);
+  for (let i = 0; i < 5; i++) assert.ok(text.includes(`error: failure ${i}\n`));
+  assert.equal(capped.keptLines, 10 + 20 + 5 + 12);
+  assert.ok(
+    text.includes("src/mod_10.ts:10: see here\n"),
+    "the first located lines are the ones kept",
+  );
+  assert.ok(!text.includes("src/mod_30.ts:30: see here\n"));
 });
 
 Deno.test("a long line is cut at a character boundary with the shared marker", () => {
@@ -139,6 +196,10 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     ["/usr/bin/sha256sum big.iso", "unknown-program"],
     ["kubectl get pods -o json", "guarded"],
     ["terraform show -json", "unknown-program"],
+    ["shellcheck -f json1 lib.sh", "unknown-program"], // a format name as an option's value
+    ["./lint -Fxml src", "unknown-program"],
+    ["./lint -f compact src", "capped,unknown-program"],
+    ["./find_refs -e json src", "unknown-program"], // read as a format: exact, the safe side
     ["gh pr list --json number", "guarded"],
     ["docker logs --follow web", "guarded"],
     ["sbt test | tail -100", "unknown-program"],

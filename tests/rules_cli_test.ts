@@ -141,7 +141,7 @@ Deno.test("explain names the rule, the winning guard, or why it passes through",
   assert.match(reduced.stdout, /\noutput cap: none for the rule's own result; /);
   assert.match(
     (await explain("no-such-tool")).stdout,
-    /\noutput cap: yarp result-reduce \(host hooks\) cuts a result over 8192 B/,
+    /\noutput cap: yarp result-reduce \(host hooks\) cuts a result over 4096 B/,
   );
 
   const guarded = await explain("demo-tool", "build", "--json");

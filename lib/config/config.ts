@@ -11,7 +11,7 @@
  *   packs: [/abs/or/relative/pack.yrp]          # non-empty strings
  * output_cap:                                   # the global output cap (docs/shell.md)
  *   enabled: true                               # false switches it off
- *   threshold_bytes: 8192                       # positive integer
+ *   threshold_bytes: 4096                       # positive integer (4096 built in)
  * budgets:                                      # success budgets of the typed kinds (docs/rules.md)
  *   success_bytes: 1024                         # every typed kind: an integer, 256 to 65536
  *   kinds:                                      # a kind's own (search, diff, status, test,

@@ -16,10 +16,10 @@
  *
  * @module
  */
-import type { ReductionRule, SuccessBudgets } from "../rules/model.ts";
+import type { ReductionRule } from "../rules/model.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { createStreamReducer, largerThanPage, PageTally, sourceTerms } from "../reduce/mod.ts";
-import { reduceFinishedResult } from "../shell/finished_result.ts";
+import { type FinishedResultOptions, reduceFinishedResult } from "../shell/finished_result.ts";
 import type { ShellParser } from "../shell/mod.ts";
 import { decideRewrite } from "../shell/rewrite_decision.ts";
 import { type CorpusRecord, visibleBytes } from "./record.ts";
@@ -57,14 +57,16 @@ function joinBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
 /**
  * An engine over a ready parser and registry. The registry's rules are
  * indexed once, so the run path reduces with the very rule `yarp run`
- * would select. `budgets` (the config's `budgets:`) set the typed kinds'
- * success budgets on both paths.
+ * would select. `options.budgets` (the config's `budgets:`) set the typed
+ * kinds' success budgets on both paths; `options.cap` the global output
+ * cap of the result path (default the built-in one).
  */
 export function createEngine(
   parser: ShellParser,
   registry: RuleRegistry,
-  budgets?: SuccessBudgets,
+  options: FinishedResultOptions = {},
 ): Engine {
+  const budgets = options.budgets;
   const rulesById = new Map<string, ReductionRule>();
   for (const { rule } of registry.rules()) {
     if (rule.action === "reduce") rulesById.set(rule.id, rule);
@@ -108,7 +110,7 @@ export function createEngine(
       parser,
       registry,
       { obtain: () => Promise.resolve({ id: REPLAY_ARCHIVE_ID }) },
-      { budgets },
+      options,
     );
     return {
       path: "result",

@@ -28,7 +28,7 @@ export function createLineReplay(
   registry: RuleRegistry,
   budgets?: SuccessBudgets,
 ): LineReplay {
-  const engine = createEngine(parser, registry, budgets);
+  const engine = createEngine(parser, registry, { budgets });
   return async (line, tally) => {
     const record = parseRecordLine(line);
     if ("error" in record) return addSkipped(tally, "malformed");

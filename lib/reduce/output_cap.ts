@@ -4,14 +4,16 @@
  * reduces. A result of at most `thresholdBytes` is left alone. A larger one
  * keeps, in source order:
  *
- * - its first `headLines` and last `tailLines` lines;
+ * - its first `headLines` lines within `headBytes`, and its last
+ *   `tailLines` lines within `tailBytes` (each line counted at its kept
+ *   size; the first and the last line are always kept);
  * - every line the evidence classifier (`evidence.ts`) marks mandatory (a
  *   host's truncation notice, an exit or timeout notice), and every line
  *   holding a host notice anywhere (`hostNoticeSpans`), without bound;
  * - the first `evidenceLines` other lines the classifier calls diagnostics
- *   (`diagnostics.ts`), then, in what budget is left, the first lines it
- *   marks summary or that lead with a source location (`file.ext:LINE`,
- *   `File "…", line N`);
+ *   (`diagnostics.ts`), then, in what budget is left and at most
+ *   `contextLines` of them, the first lines it marks summary or that lead
+ *   with a source location (`file.ext:LINE`, `File "…", line N`);
  *
  * each cut to `maxLineBytes` (diagnostic and mandatory lines to
  * `maxEvidenceLineBytes`) with the shared truncation marker; a cut line
@@ -54,8 +56,14 @@ export interface OutputCapPolicy {
   readonly headLines: number;
   /** Trailing lines kept. */
   readonly tailLines: number;
+  /** Bytes of the leading lines kept (the first line is kept whatever its size). */
+  readonly headBytes: number;
+  /** Bytes of the trailing lines kept (the last line is kept whatever its size). */
+  readonly tailBytes: number;
   /** Diagnostic and summary lines kept between head and tail (mandatory lines are extra). */
   readonly evidenceLines: number;
+  /** Of `evidenceLines`, the most summary and located lines that are not diagnostics. */
+  readonly contextLines: number;
   /** Bytes kept of a head or tail line. */
   readonly maxLineBytes: number;
   /** Bytes kept of a diagnostic, summary or mandatory line. */
@@ -64,14 +72,19 @@ export interface OutputCapPolicy {
 
 /**
  * The built-in sizes, chosen by measurement on both development corpora
- * (docs/shell.md, "Global output cap"): 8 KiB threshold, 40 head, 60 tail,
- * 200 evidence lines, 512-byte head/tail lines, 2 KiB evidence lines.
+ * (docs/rules.md, "The global output cap's size"): 4 KiB threshold; 20 head
+ * lines within 1.5 KiB, 30 tail lines within 2.5 KiB; 200 evidence lines,
+ * of which at most 40 summary or located lines; 512-byte head/tail lines,
+ * 2 KiB evidence lines.
  */
 export const DEFAULT_OUTPUT_CAP: OutputCapPolicy = {
-  thresholdBytes: 8192,
-  headLines: 40,
-  tailLines: 60,
+  thresholdBytes: 4096,
+  headLines: 20,
+  tailLines: 30,
+  headBytes: 1536,
+  tailBytes: 2560,
   evidenceLines: 200,
+  contextLines: 40,
   maxLineBytes: 512,
   maxEvidenceLineBytes: 2048,
 };
@@ -125,7 +138,7 @@ function charBoundary(bytes: Uint8Array, from: number, at: number): number {
  * const capped = capOutput(input, DEFAULT_OUTPUT_CAP, { kind: "archived", id: "8f2c1a00" });
  * const text = new TextDecoder().decode(capped.bytes);
  * assert.ok(capped.changed && text.includes("error: disk full\n"));
- * assert.ok(text.endsWith("exact: yarp read 8f2c1a00]\n"));
+ * assert.ok(text.endsWith("exact: yarp read 8f2c1a00 · --grep TEXT · --lines A:B]\n"));
  * ```
  */
 export function capOutput(
@@ -154,8 +167,21 @@ export function capOutput(
   };
   // 0: omitted, 1: kept as a plain line, 2: kept as an evidence line
   const keep = new Uint8Array(count);
-  for (let index = 0; index < Math.min(policy.headLines, count); index++) keep[index] = 1;
-  for (let index = Math.max(0, count - policy.tailLines); index < count; index++) keep[index] = 1;
+  /** The bytes a head or tail line takes in the output (a cut line at most its limit). */
+  const shownBytes = (index: number) =>
+    Math.min(lineEnd(index) - starts[index], policy.maxLineBytes + 1);
+  let headUsed = 0;
+  for (let index = 0; index < Math.min(policy.headLines, count); index++) {
+    headUsed += shownBytes(index);
+    if (index > 0 && headUsed > policy.headBytes) break;
+    keep[index] = 1;
+  }
+  let tailUsed = 0;
+  for (let index = count - 1; index >= Math.max(0, count - policy.tailLines); index--) {
+    tailUsed += shownBytes(index);
+    if (index < count - 1 && tailUsed > policy.tailBytes) break;
+    keep[index] = 1;
+  }
   // Diagnostics first, then summaries and located lines, in the evidence budget.
   const other: number[] = [];
   let evidence = 0;
@@ -180,7 +206,7 @@ export function capOutput(
       else other.push(index);
     }
   }
-  for (const index of other) {
+  for (const index of other.slice(0, policy.contextLines)) {
     if (evidence === policy.evidenceLines) break;
     keep[index] = 2;
     evidence++;

@@ -669,6 +669,19 @@ const EXACT_WORD =
   /^(?:--?json(?:=.*)?|--porcelain(?:=.*)?|-z|--null|--null-data|--zero|-0|--print0|-print0|-printf|--format(?:=.*)?|--pretty(?:=.*)?|--template(?:=.*)?|--output(?:=.*)?|-o(?:json|yaml|wide|name|jsonpath.*|go-template.*|custom-columns.*)|-ojson|--reporter(?:=.*)?|--follow|--watch(?:All)?|--count|--digest|--raw|--jq(?:=.*)?|--quiet-json)$/;
 
 /**
+ * Names of structured output formats: given as an option's value (`shellcheck -f json1`,
+ * `tool -F xml`, `tool -tjson`), they ask any program for exact output.
+ */
+const FORMAT_NAME = /^(?:json\w*|ndjson|jsonl|ya?ml|xml|csv|tsv|sarif|checkstyle|junit)$/i;
+
+/** True when `word` is a short option glued to a format name (`-fjson`) or `prev` is an option. */
+function formatValue(prev: string, word: string): boolean {
+  const glued = /^-[A-Za-z]=?(.+)$/.exec(word);
+  if (glued !== null && FORMAT_NAME.test(glued[1])) return true;
+  return prev.startsWith("-") && FORMAT_NAME.test(word);
+}
+
+/**
  * File readers whose rules are line-preserving transforms, not guards (a guard would stop them
  * carrying a typed result through a pipeline): anywhere in a pipeline no rule reduces, they
  * read a file or bound the output themselves (`cmd | tail -100`), so the cap leaves it exact.
@@ -681,7 +694,7 @@ function exactWords(argv: readonly string[]): boolean {
   if (READ_PROGRAMS.has(program.slice(program.lastIndexOf("/") + 1))) return true;
   for (let index = 1; index < argv.length; index += 1) {
     const word = argv[index];
-    if (EXACT_WORD.test(word)) return true;
+    if (EXACT_WORD.test(word) || formatValue(argv[index - 1], word)) return true;
     // `-o json`, `--output yaml`, `-f json` in their separate-value form
     if ((word === "-o" || word === "--output" || word === "--format") && index + 1 < argv.length) {
       return true;
