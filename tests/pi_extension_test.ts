@@ -431,6 +431,8 @@ interface FakeYarp {
   reduce?: (stdin: string, args: readonly string[]) => ProcessOutcome;
   trust?: () => ProcessOutcome;
   gain?: () => ProcessOutcome;
+  /** The `yarp rewrite --lead-words` reply (default: exit 2, as a YARP without it answers). */
+  leadWords?: (args: readonly string[]) => ProcessOutcome;
 }
 
 function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}, cwd = "/project") {
@@ -451,6 +453,9 @@ function harness(yarp: FakeYarp, overrides: Partial<ExtensionDeps> = {}, cwd = "
         const identity = yarp.identities?.[binary.description] ??
           `yarp ${yarp.version ?? "0.1.0"} (build ${BUILD})`;
         return Promise.resolve(exit(`${identity}\n`));
+      }
+      if (args[0] === "rewrite" && args[1] === "--lead-words") {
+        return Promise.resolve(yarp.leadWords?.(args) ?? exit("", 2));
       }
       if (args[0] === "rewrite") {
         return Promise.resolve(
@@ -1084,4 +1089,67 @@ Deno.test("the real I/O edge: Pi's full-output file only, pack probes, version f
   for (const candidate of located.candidates) {
     assert.ok(!/(^|\/)node$|\.cjs$/.test(candidate.argv[0]), candidate.description);
   }
+});
+
+Deno.test("lead words: a simple command naming no rule program starts no yarp rewrite once known", async () => {
+  const stamps = new Map<string, string | null>([["/c/config.yaml", "1:10"]]);
+  const leadWords = () =>
+    exit(
+      JSON.stringify({
+        programs: ["git"],
+        patterns: ["^go1\\.\\d+$"],
+        inputs: [{ path: "/c/config.yaml", stamp: stamps.get("/c/config.yaml") }],
+      }) + "\n",
+    );
+  const h = harness({
+    rewrite: (source, args) =>
+      source === "git log" ? WRAP(source, args) : DECLINE("no-rule-matched"),
+    leadWords,
+  }, { fileStamp: (path) => Promise.resolve(stamps.get(path) ?? null) });
+  const rewrites = () => h.calls.filter((c) => c[0] === "rewrite" && c[1] !== "--lead-words");
+  const asked = () => h.calls.filter((c) => c[1] === "--lead-words").length;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  await h.call("bash", { command: "seq 1 5" }, "a");
+  assert.equal(rewrites().length, 1, "the first call is asked while the lead words load");
+  assert.equal(asked(), 1);
+  await settle();
+  await h.call("bash", { command: "seq 1 5" }, "b");
+  assert.equal(rewrites().length, 1, "known: no process");
+  const wrapped = { command: "git log" };
+  await h.call("bash", wrapped, "c");
+  assert.equal(rewrites().length, 2, "a rule program is asked");
+  assert.match(wrapped.command, /^\/bin\/yarp run --host pi --expect-rule git\/log /);
+  for (const source of ["go1.22 test", "'seq' 1", "time seq 3", "X=1 seq"]) {
+    await h.call("bash", { command: source }, source);
+  }
+  assert.equal(rewrites().length, 6, "renamed forms, quoting, reserved words, assignments");
+  stamps.set("/c/config.yaml", "3:11");
+  await h.call("bash", { command: "seq 1 5" }, "d");
+  assert.equal(rewrites().length, 7, "a changed input: asked again");
+  await h.call("bash", { command: "seq 1 5" }, "e");
+  assert.equal(asked(), 2, "and the lead words are asked again");
+  await settle();
+  await h.call("bash", { command: "seq 1 5" }, "f");
+  assert.equal(rewrites().length, 8, "e was asked while they loaded; f is not");
+  assert.match(await h.command(""), /rewrite:unknown-program: 2\n/);
+});
+
+Deno.test("lead words: no stamp probe, or a failed reply, leaves every simple command asked", async () => {
+  const bare = harness({ rewrite: () => DECLINE("unknown-program") });
+  await bare.call("bash", { command: "seq 1" }, "a");
+  await bare.call("bash", { command: "seq 2" }, "b");
+  assert.equal(bare.calls.filter((c) => c[1] === "--lead-words").length, 0);
+  assert.equal(bare.calls.filter((c) => c[0] === "rewrite").length, 2);
+  const failing = harness({ leadWords: () => exit("not json\n") }, {
+    fileStamp: () => Promise.resolve(null),
+  });
+  for (const id of ["a", "b", "c"]) {
+    await failing.call("bash", { command: "seq 1" }, id);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  assert.equal(failing.calls.filter((c) => c[1] === "--lead-words").length, 1);
+  assert.equal(
+    failing.calls.filter((c) => c[0] === "rewrite" && c[1] !== "--lead-words").length,
+    3,
+  );
 });

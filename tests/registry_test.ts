@@ -254,6 +254,7 @@ Deno.test("a source that throws while answering makes the selection invalid-pack
     packId: "corrupt",
     origin: "external",
     ruleIds: ["c/x"],
+    programs: ["git", "x"],
     candidates() {
       throw new Error("record 3 digest mismatch\nmore detail");
     },

@@ -96,13 +96,27 @@ Deno.test("the wrapper makes bash pass the parsed argv to yarp run", async () =>
 Deno.test("argument parsing", () => {
   assert.deepEqual(parseRewriteArgs(["--json", "--", "ls"]), {
     json: true,
+    leadWords: false,
     rulePacks: [],
     source: "ls",
   });
   assert.deepEqual(parseRewriteArgs(["--rule-pack", "p.yrp"]), {
     json: false,
+    leadWords: false,
     rulePacks: ["p.yrp"],
     source: undefined,
+  });
+  assert.deepEqual(parseRewriteArgs(["--lead-words", "--rule-pack", "p.yrp"]), {
+    json: true,
+    leadWords: true,
+    rulePacks: ["p.yrp"],
+    source: undefined,
+  });
+  assert.deepEqual(parseRewriteArgs(["--lead-words", "--", "ls"]), {
+    error: "--lead-words takes no shell source",
+  });
+  assert.deepEqual(parseRewriteArgs(["--lead-words", "--host", "pi"]), {
+    error: "--lead-words takes only --rule-pack",
   });
   assert.ok("error" in parseRewriteArgs(["--", "a", "b"]));
   assert.ok("error" in parseRewriteArgs(["--bogus", "--", "a"]));

@@ -6,7 +6,7 @@
  * @module
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
-import { lstat, open, realpath } from "node:fs/promises";
+import { lstat, open, realpath, stat } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -114,6 +114,16 @@ async function readFullOutput(path: string, visible: string): Promise<string | u
   }
 }
 
+/** `MTIME_MS:SIZE` as `yarp rewrite --lead-words` stamps a file (whole milliseconds), or null. */
+async function fileStamp(path: string): Promise<string | null> {
+  try {
+    const info = await stat(path, { bigint: true });
+    return `${info.mtimeNs / 1_000_000n}:${info.size}`;
+  } catch {
+    return null;
+  }
+}
+
 const packProbe: ProjectPackProbe = {
   realpath: async (path) => {
     try {
@@ -152,6 +162,7 @@ export function realDeps(): ExtensionDeps {
       runProcess([...binary.argv, ...args], { ...options, env: binary.env }),
     readFullOutput,
     projectPack: packProbe,
+    fileStamp,
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
 }

@@ -14,19 +14,34 @@
  * exactly when `rewrite` is true: a declined source's text never appears).
  * Only a malformed YARP argument prints an error and exits 2.
  *
+ * `yarp rewrite --lead-words [--rule-pack P]…` takes no source and prints one
+ * JSON object: `programs` and `patterns` ({@link RewriteLeadWords}: a source
+ * whose plain first word is in neither is never wrapped) and `inputs`, the
+ * files the rule registry was read from (the config file's path, its packs
+ * and the `--rule-pack` packs), each with the `stamp` it had before it was
+ * read (`MTIME_MS:SIZE`, integer milliseconds, or null when missing), so a
+ * caller that caches the answer knows when to ask again.
+ *
  * @module
  */
 import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { readAllBytes, type TextIo } from "./io.ts";
-import { decideRewrite, type RewriteDecision } from "../shell/rewrite_decision.ts";
+import {
+  decideRewrite,
+  type RewriteDecision,
+  type RewriteLeadWords,
+  rewriteLeadWords,
+} from "../shell/rewrite_decision.ts";
 import { callHost } from "../archive/gain.ts";
 
-const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... [--host H] -- 'SHELL SOURCE'\n";
+const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... [--host H] -- 'SHELL SOURCE'\n" +
+  "       yarp rewrite --lead-words [--rule-pack P]...\n";
 
 interface RewriteArgs {
   readonly json: boolean;
+  readonly leadWords: boolean;
   readonly rulePacks: readonly string[];
   readonly source: string | undefined;
   readonly host?: string;
@@ -36,11 +51,12 @@ interface RewriteArgs {
  * Parses the arguments after `rewrite` with the shared parser (`_args.ts`):
  * `--json`, any number of `--rule-pack P`, then either `-- SRC` (exactly one
  * word) or nothing (`source` undefined: it comes on stdin), `--host H` naming
- * a host (`lib/archive/gain.ts`). One error line when malformed.
+ * a host (`lib/archive/gain.ts`); or `--lead-words` with `--rule-pack`s
+ * only. One error line when malformed.
  */
 export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error: string } {
   const parsed = parseArgs(args, {
-    flags: ["--json"],
+    flags: ["--json", "--lead-words"],
     options: ["--host"],
     repeatable: ["--rule-pack"],
   });
@@ -54,10 +70,23 @@ export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error
   if (rest !== undefined && rest.length !== 1) {
     return { error: "expected exactly one shell source argument after '--'" };
   }
+  if (parsed.flags.has("--lead-words")) {
+    if (rest !== undefined) return { error: "--lead-words takes no shell source" };
+    if (parsed.flags.has("--json") || parsed.values.has("--host")) {
+      return { error: "--lead-words takes only --rule-pack" };
+    }
+    return { json: true, leadWords: true, rulePacks, source: undefined };
+  }
   const hostText = parsed.values.get("--host");
   const host = hostText === undefined ? undefined : callHost(hostText, undefined);
   if (host !== undefined && "error" in host) return host;
-  return { json: parsed.flags.has("--json"), rulePacks, source: rest?.[0], ...host };
+  return {
+    json: parsed.flags.has("--json"),
+    leadWords: false,
+    rulePacks,
+    source: rest?.[0],
+    ...host,
+  };
 }
 
 async function readStdinText(limit: number): Promise<string | undefined> {
@@ -80,6 +109,10 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     import("../shell/model.ts"),
     import("../shell/parser.ts"),
   ]);
+  if (options.leadWords) {
+    io.out(JSON.stringify(await leadWords(options.rulePacks)) + "\n");
+    return 0;
+  }
   if (options.source === undefined && Deno.stdin.isTerminal()) return missingSource(io);
   const source = options.source ?? await readStdinText(SHELL_LIMITS.sourceBytes);
   if (options.source === undefined && source === "") return missingSource(io);
@@ -122,4 +155,37 @@ async function decide(
     packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
   }
   return decideRewrite(source, await parserPromise, registry, packs, host);
+}
+
+/** One file the registry was read from, stamped before it was read. */
+interface LeadWordsInput {
+  readonly path: string;
+  readonly stamp: string | null;
+}
+
+/** `MTIME_MS:SIZE` of `path` (symlinks followed), or null when it cannot be read. */
+async function fileStamp(path: string): Promise<string | null> {
+  try {
+    const info = await Deno.stat(path);
+    return `${info.mtime?.getTime() ?? 0}:${info.size}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The `--lead-words` answer: the registry's lead words and the files it came from, stamped first. */
+async function leadWords(
+  rulePacks: readonly string[],
+): Promise<RewriteLeadWords & { readonly inputs: readonly LeadWordsInput[] }> {
+  const [{ configLocation, loadConfig, processEnv }, { configuredPackPaths, loadRegistry }] =
+    await Promise.all([import("../config/mod.ts"), import("./_rule_packs.ts")]);
+  const stamped = (path: string) => fileStamp(path).then((stamp) => ({ path, stamp }));
+  const location = configLocation(processEnv);
+  const inputs = location === undefined ? [] : [await stamped(location.path)];
+  const config = await loadConfig(processEnv);
+  const configured = await configuredPackPaths(config);
+  const packPaths = [...("paths" in configured ? configured.paths : []), ...rulePacks];
+  inputs.push(...await Promise.all(packPaths.map(stamped)));
+  const loaded = await loadRegistry(rulePacks, false, config);
+  return { ...rewriteLeadWords(loaded.registry), inputs };
 }

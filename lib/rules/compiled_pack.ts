@@ -603,6 +603,7 @@ export class CompiledPack implements RuleSource {
   readonly #verifiedBy: Int32Array;
   readonly #buckets: (readonly Rule[] | undefined)[];
   #ruleIds: readonly string[] | undefined;
+  #programs: readonly string[] | undefined;
   #fileDigest: string | undefined;
   #decodedRecords = 0;
 
@@ -657,6 +658,20 @@ export class CompiledPack implements RuleSource {
       this.#ruleIds = Object.freeze(ids);
     }
     return this.#ruleIds;
+  }
+
+  /** Every program name in the index, in its (code-unit) order, decoded on first use. */
+  get programs(): readonly string[] {
+    if (this.#programs === undefined) {
+      const { programCount, programTable, strings } = this.#geometry;
+      const names: string[] = [];
+      for (let i = 0; i < programCount; i++) {
+        const at = programTable + i * PROGRAM_ENTRY;
+        names.push(this.#indexString(strings + this.#u32(at), this.#u32(at + 4)));
+      }
+      this.#programs = Object.freeze(names);
+    }
+    return this.#programs;
   }
 
   /** Lowercase hex SHA-256 of the complete file bytes (computed once, on first use). */

@@ -170,6 +170,11 @@ export interface RuleSource {
    */
   candidates(program: string): readonly Rule[];
   /**
+   * Every program name some rule is filed under (the names `candidates`
+   * answers for), sorted by code unit, without duplicates.
+   */
+  readonly programs: readonly string[];
+  /**
    * Every rule, sorted by rule id. For a compiled pack this decodes and
    * verifies every record (as `yarp rules verify` does), so it is for
    * listing, never for selection.

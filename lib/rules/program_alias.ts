@@ -25,6 +25,12 @@ const PROJECT_WRAPPERS: ReadonlyMap<string, string> = new Map([
 const GO_RELEASE_WRAPPER = /^go1\.\d+(?:\.\d+|rc\d+|beta\d+)?$/;
 
 /**
+ * The argv[0] forms without a `/` that {@link ruleProgramName} renames: any
+ * other such argv[0] is its own rule program name.
+ */
+export const RENAMED_PROGRAM_FORMS: readonly RegExp[] = [GO_RELEASE_WRAPPER];
+
+/**
  * The name rules know `argv0` by: a reviewed project wrapper's name
  * (`./mvnw` is `mvnw`), `go` for a versioned go wrapper (`go1.26.0`), else
  * `argv0` unchanged. Pure.

@@ -139,6 +139,16 @@ export class RuleRegistry {
   }
 
   /**
+   * Every program name some enabled source files a rule under, sorted by
+   * code unit, without duplicates: `select` of an argv whose program (as
+   * `ruleProgramName` names it) is not among them is `unknown-program`.
+   */
+  programs(): string[] {
+    const names = new Set(this.sources.flatMap((source) => source.programs));
+    return [...names].sort(compareCodeUnits);
+  }
+
+  /**
    * Selects the rule for an argument vector. Never throws.
    *
    * @example
@@ -300,6 +310,7 @@ function indexedRuleSource(
   packId: string,
   origin: "builtin" | "external",
   rules: readonly Rule[],
+  programs: readonly string[],
   bucket: (program: string) => readonly Rule[] | undefined,
 ): RuleSource {
   let sorted: readonly Rule[] | undefined;
@@ -313,6 +324,7 @@ function indexedRuleSource(
       return ids ??= allRules().map((rule) => rule.id);
     },
     candidates: (program) => bucket(program) ?? NO_RULES,
+    programs,
     allRules,
   };
 }
@@ -340,7 +352,14 @@ export function ruleSourceFromPack(pack: RulePack, origin: "builtin" | "external
   for (const bucket of buckets.values()) {
     bucket.sort((left, right) => compareCodeUnits(left.id, right.id));
   }
-  return indexedRuleSource(pack.id, origin, pack.rules, (program) => buckets.get(program));
+  const programs = [...buckets.keys()].sort(compareCodeUnits);
+  return indexedRuleSource(
+    pack.id,
+    origin,
+    pack.rules,
+    programs,
+    (program) => buckets.get(program),
+  );
 }
 
 let builtinSource: RuleSource | undefined;
@@ -357,7 +376,8 @@ export function builtinRuleSource(): RuleSource {
     const rules = BUILTIN_PACK.rules;
     const indexes = new Map<string, readonly number[]>(BUILTIN_PROGRAM_INDEX);
     const buckets = new Map<string, readonly Rule[]>();
-    builtinSource = indexedRuleSource(BUILTIN_PACK.id, "builtin", rules, (program) => {
+    const programs = BUILTIN_PROGRAM_INDEX.map(([program]) => program);
+    builtinSource = indexedRuleSource(BUILTIN_PACK.id, "builtin", rules, programs, (program) => {
       let bucket = buckets.get(program);
       if (bucket === undefined) {
         const found = indexes.get(program);

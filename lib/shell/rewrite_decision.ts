@@ -9,6 +9,7 @@
  * @module
  */
 import type { RuleRegistry } from "../rules/registry.ts";
+import { RENAMED_PROGRAM_FORMS } from "../rules/program_alias.ts";
 import type { ShellSourceParser } from "./parser.ts";
 
 /** Why `rewrite` did or did not print a wrapper; stable codes, never command text. */
@@ -110,4 +111,40 @@ export function decideRewrite(
     case "invalid-pack":
       return { rewrite: false, reason: "invalid-pack" };
   }
+}
+
+/**
+ * What a caller needs to know, without a parser, that {@link decideRewrite}
+ * cannot wrap a source: a rewrite needs a simple command whose literal
+ * argv[0] names a rule program, so a source whose first word is a plain
+ * literal (no quote, expansion, `=` or `/`, and no reserved word) that is
+ * neither among `programs` nor matched by a pattern in `patterns` is never
+ * rewritten (`yarp rewrite --lead-words`; the Pi extension skips such
+ * sources without starting YARP).
+ */
+export interface RewriteLeadWords {
+  /** Every program name a rule of the registry is filed under, sorted. */
+  readonly programs: readonly string[];
+  /** Regular-expression sources of argv[0] forms renamed to a rule program (`go1.22.0`). */
+  readonly patterns: readonly string[];
+}
+
+/**
+ * The {@link RewriteLeadWords} of `registry`. Pure.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { builtinRuleSource, createRuleRegistry } from "../rules/registry.ts";
+ * import { rewriteLeadWords } from "./rewrite_decision.ts";
+ * const words = rewriteLeadWords(createRuleRegistry([builtinRuleSource()]));
+ * assert.ok(words.programs.includes("git") && !words.programs.includes("seq"));
+ * assert.ok(words.patterns.some((source) => new RegExp(source).test("go1.22.0")));
+ * ```
+ */
+export function rewriteLeadWords(registry: RuleRegistry): RewriteLeadWords {
+  return {
+    programs: registry.programs(),
+    patterns: RENAMED_PROGRAM_FORMS.map((form) => form.source),
+  };
 }

@@ -14,10 +14,12 @@
  *   itself is the fastest, `yarp --version` alone is asked.
  * - `tool_call` (`bash`, or `exec_command` with `cmd`): remember the
  *   original command by tool-call id; skip sources that certainly are not
- *   one simple command (`certainlyCompound`: YARP never wraps them); else
- *   ask `yarp rewrite --json` (2 s) and apply YARP's wrapper only when YARP
- *   says to wrap (with a project pack, only when the wrapper carries the
- *   digest the extension trusted).
+ *   one simple command (`certainlyCompound`: YARP never wraps them), and
+ *   those whose plain first word names no rule program (`lead_words.ts`:
+ *   asked once of `yarp rewrite --lead-words` in the background, asked again
+ *   when a file it came from changed); else ask `yarp rewrite --json` (2 s)
+ *   and apply YARP's wrapper only when YARP says to wrap (with a project
+ *   pack, only when the wrapper carries the digest the extension trusted).
  * - `tool_result`: a wrapped call was reduced by `yarp run` and is left
  *   alone; a `yarp …` call of the model's is left alone; else `yarp
  *   result-reduce` reads the full output (Pi's full-output file when Pi
@@ -47,6 +49,12 @@ import {
   type WrapperPack,
 } from "./decisions.ts";
 import { certainlyCompound } from "./shell_words.ts";
+import {
+  certainlyNotRewritten,
+  inputsUnchanged,
+  type LeadWords,
+  readLeadWordsReply,
+} from "./lead_words.ts";
 import { invocationWords, type YarpBinary, type YarpChoices } from "./binary.ts";
 import {
   EMPTY_STATS,
@@ -92,6 +100,12 @@ export interface ExtensionDeps {
   readonly readFullOutput: (path: string, visible: string) => Promise<string | undefined>;
   /** File checks for the project pack. */
   readonly projectPack: ProjectPackProbe;
+  /**
+   * A file's `MTIME_MS:SIZE` (integer milliseconds, symlinks followed), null
+   * when missing: the lead-word cache's freshness check. Without it every
+   * simple command is asked of `yarp rewrite`.
+   */
+  readonly fileStamp?: (path: string) => Promise<string | null>;
   /** Writes one line to stderr (used when there is no UI). */
   readonly stderr: (line: string) => void;
 }
@@ -130,6 +144,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   const originals = new Map<string, string>();
   const wrapped = new Set<string>();
   const trustRecords = new Map<string, string | null>();
+  /** `yarp rewrite --lead-words` per `--rule-pack` list; `words` is unset until it answers. */
+  const leadWords = new Map<string, { words?: LeadWords }>();
 
   const record = (event: SessionEvent) => {
     stats = recordEvent(stats, event);
@@ -250,6 +266,38 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     return { args, pack };
   };
 
+  /**
+   * True only when the cached lead words, still fresh, say `yarp rewrite`
+   * cannot wrap `command`. The first call for a pack list starts the question
+   * in the background and answers false, so no call ever waits for it.
+   */
+  const certainlyNotWrapped = async (
+    binary: YarpBinary,
+    packs: readonly string[],
+    command: string,
+    ctx: PiContext,
+  ): Promise<boolean> => {
+    const stampOf = deps.fileStamp;
+    if (stampOf === undefined) return false;
+    const key = packs.join("\0");
+    const entry = leadWords.get(key);
+    if (entry === undefined) {
+      const asked: { words?: LeadWords } = {};
+      leadWords.set(key, asked);
+      deps.run(binary, ["rewrite", "--lead-words", ...packs], {
+        timeoutMs: VERSION_TIMEOUT_MS,
+        cwd: ctx.cwd,
+      }).then((outcome) => asked.words = readLeadWordsReply(outcome), () => undefined);
+      return false;
+    }
+    if (entry.words === undefined) return false;
+    if (!await inputsUnchanged(entry.words, stampOf)) {
+      leadWords.delete(key);
+      return false;
+    }
+    return certainlyNotRewritten(command, entry.words);
+  };
+
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
     if (off) return "off";
     const state = await prepare(ctx);
@@ -294,6 +342,9 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       }
       const binary = state.binary!;
       const { args: packs, pack } = await packArgs(state, ctx);
+      if (await certainlyNotWrapped(binary, packs, call.command, ctx)) {
+        return record({ kind: "pass", stage: "rewrite", reason: "unknown-program" });
+      }
       const failed = (reason: PassReason, outcome: ProcessOutcome) => {
         noteTimeout(ctx, outcome, "rewrite");
         record({
