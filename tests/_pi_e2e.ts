@@ -8,6 +8,7 @@
  * @module
  */
 import { join } from "node:path";
+import { sourceDigest } from "../lib/cli/version.ts";
 
 export const ROOT = join(import.meta.dirname!, "..");
 export const FIXTURES = join(ROOT, "tests/fixtures/pi");
@@ -203,11 +204,25 @@ export async function piInstall(
   return text;
 }
 
+/**
+ * True when `dist/pi/yarp.js` exists and reports the build digest of the
+ * sources as they are now: a build left from older sources is never packed.
+ */
+async function freshPiBuild(): Promise<boolean> {
+  if (!(await exists(join(ROOT, "dist/pi/yarp.js")))) return false;
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-raw-imports", "dist/pi/yarp.js", "--version", "--build"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const stamped = /\(build ([0-9a-f]{16})\)/.exec(new TextDecoder().decode(built.stdout))?.[1];
+  return stamped === await sourceDigest(ROOT);
+}
+
 /** Packs hooks/pi into `dir` with `npm pack` (its prepack and postpack scripts run); returns the tarball. */
 export async function packPiPackage(dir: string): Promise<string> {
-  if (!(await exists(join(ROOT, "dist/pi/yarp.js")))) {
-    await sh(ROOT, `"${Deno.execPath()}" task build >/dev/null 2>&1`);
-  }
+  if (!(await freshPiBuild())) await sh(ROOT, `"${Deno.execPath()}" task build >/dev/null 2>&1`);
   const packed = await sh(
     join(ROOT, "hooks/pi"),
     `npm pack --silent --pack-destination "${dir}" 2>/dev/null`,
