@@ -37,7 +37,7 @@ import {
   DETECTION_LINES,
   detectRuntime,
   OPENCODE_RUNTIME,
-  readOpencodeDatabase,
+  opencodeParts,
   type RecordedCall,
   RUNTIMES,
   type SessionReader,
@@ -262,7 +262,7 @@ async function isSqlite(path: string): Promise<boolean> {
   }
 }
 
-/** Reads opencode's session database at `path` into `output`; reports what went wrong with it. */
+/** Reads opencode's session database at `path` into `output`, one row at a time; reports what went wrong with it. */
 async function importDatabase(
   path: string,
   run: ImportRun,
@@ -271,31 +271,34 @@ async function importDatabase(
 ): Promise<void> {
   const stem = stemOf(path);
   const ids = new Map<string, number>();
-  const lines: string[] = [];
   let skipped = 0;
   let firstSkip = "";
+  let failure: string | undefined;
   try {
-    run.orphanCalls += await readOpencodeDatabase(path, {
-      call: (call) => {
-        const line = run.recordLine(OPENCODE_RUNTIME, stem, call, ids);
-        if (line !== undefined) lines.push(line);
-      },
-      skip: (why) => {
-        if (skipped++ === 0) firstSkip = why;
-      },
-    });
-  } catch (error) {
-    run.unreadableFiles++;
-    report(`${path}: cannot read as an opencode database: ${errorMessage(error)}`);
-    return;
-  } finally {
-    run.skippedLines += skipped;
-    if (skipped > 0) {
-      report(`${path}: skipped ${skipped} part${skipped === 1 ? "" : "s"} (first: ${firstSkip})`);
+    for await (const read of opencodeParts(path)) {
+      if (read.kind === "open") {
+        run.orphanCalls++;
+      } else if (read.kind === "skip") {
+        if (skipped++ === 0) firstSkip = read.reason;
+      } else if (read.kind === "call") {
+        const line = run.recordLine(OPENCODE_RUNTIME, stem, read.call, ids);
+        if (line !== undefined) await output.write(line);
+      }
     }
+  } catch (error) {
+    if (error instanceof CorpusOutputError) throw error;
+    failure = errorMessage(error);
   }
-  for (const line of lines) await output.write(line);
-  run.filesRead++;
+  run.skippedLines += skipped;
+  if (skipped > 0) {
+    report(`${path}: skipped ${skipped} part${skipped === 1 ? "" : "s"} (first: ${firstSkip})`);
+  }
+  if (failure !== undefined) {
+    run.unreadableFiles++;
+    report(`${path}: cannot read as an opencode database: ${failure}`);
+  } else {
+    run.filesRead++;
+  }
 }
 
 /** Reads one session file into `output`; reports what went wrong with it. */

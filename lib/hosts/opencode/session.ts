@@ -27,7 +27,6 @@
  * @module
  */
 import {
-  type CallSink,
   carriesYarpMarker,
   combinedStreams,
   exitCodeOf,
@@ -97,19 +96,20 @@ export function readPart(sessionId: string, data: unknown): PartReading {
 }
 
 /**
- * Reads every bash call in the opencode database at `path` into `sink`, in
- * session and part order; returns how many calls had no result yet. Opens
- * the file read-only; throws when it cannot be opened or is not an opencode
+ * The readings of every bash tool part in the opencode database at `path`
+ * ({@link readPart}; parts that are no bash call are left out), in session
+ * and part order, one row in memory at a time; a row whose `data` is not
+ * JSON gives a skip. Opens the file read-only and closes it when the
+ * generator ends; throws when it cannot be opened or is not an opencode
  * database (no `part` table with `session_id` and `data`).
  */
-export async function readOpencodeDatabase(path: string, sink: CallSink): Promise<number> {
+export async function* opencodeParts(path: string): AsyncGenerator<PartReading> {
   const { DatabaseSync } = await import("node:sqlite");
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     const rows = db.prepare(
       "SELECT session_id, data FROM part ORDER BY session_id, id",
     ).iterate() as Iterable<{ session_id: unknown; data: unknown }>;
-    let open = 0;
     for (const row of rows) {
       if (typeof row.session_id !== "string" || typeof row.data !== "string") continue;
       if (!row.data.includes('"bash"')) continue;
@@ -117,15 +117,12 @@ export async function readOpencodeDatabase(path: string, sink: CallSink): Promis
       try {
         data = JSON.parse(row.data);
       } catch {
-        sink.skip("not valid JSON");
+        yield { kind: "skip", reason: "not valid JSON" };
         continue;
       }
       const read = readPart(row.session_id, data);
-      if (read.kind === "call") sink.call(read.call);
-      else if (read.kind === "skip") sink.skip(read.reason);
-      else if (read.kind === "open") open++;
+      if (read.kind !== "other") yield read;
     }
-    return open;
   } finally {
     db.close();
   }
