@@ -106,7 +106,9 @@ Deno.test("opencode session: corpus import reads the bash calls of every session
   assert.equal(summary.orphan_calls, 1);
   assert.equal(summary.skipped_lines, 1);
   assert.equal(summary.already_reduced, 2);
-  const got = (await records(output)).map((r) => [r.id, r.command, r.exit_code, r.prior_reduction ?? null]);
+  const got = (await records(output)).map((
+    r,
+  ) => [r.id, r.command, r.exit_code, r.prior_reduction ?? null]);
   assert.deepEqual(got, [
     ["opencode/opencode/ses_a/call_0", "git log", 0, null],
     ["opencode/opencode/ses_a/call_1", "seq 1 9000", 0, "other"],
@@ -157,5 +159,9 @@ Deno.test("opencode session: readPart never throws and reads only bash tool part
     "skip",
   ]);
   const read = readPart("s", bash("c", "ls", done("a\n", 300)));
-  assert.equal(read.kind === "call" && read.call.exitCode, null, "an exit code over 255 is unknown");
+  assert.equal(
+    read.kind === "call" && read.call.exitCode,
+    null,
+    "an exit code over 255 is unknown",
+  );
 });
