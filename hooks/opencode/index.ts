@@ -3,7 +3,9 @@
  * config's `plugin` list (`yarp setup opencode` adds it): builds the real I/O
  * edge and returns {@link yarpHooks}. Which YARP it starts:
  * `YARP_OPENCODE_BINARY` (a path), else `yarp` on `PATH`, else the `bin/yarp`
- * of the checkout the plugin sits in (`ROOT/hooks/opencode`).
+ * of the checkout the plugin sits in (`ROOT/hooks/opencode`). `npm pack`
+ * bundles this file and everything it imports into the package's
+ * `index.js` (`@yarp/opencode`, docs/hosts.md, "opencode").
  *
  * @module
  */
