@@ -74,6 +74,8 @@ function makeDatabase(path: string): void {
     time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)`);
   const insert = db.prepare("INSERT INTO part VALUES (?, 'msg_1', ?, 1, 1, ?)");
   for (const [session, id, data] of PARTS) insert.run(id, session, JSON.stringify(data));
+  // A row cut short (not JSON) that names a bash call: skipped and counted.
+  insert.run("prt_11", "ses_b", '{"type":"tool","tool":"bash","callID":"call_1"');
   db.close();
 }
 
@@ -104,7 +106,7 @@ Deno.test("opencode session: corpus import reads the bash calls of every session
   const summary = JSON.parse(result.stdout);
   assert.equal(summary.records.opencode, 5);
   assert.equal(summary.orphan_calls, 1);
-  assert.equal(summary.skipped_lines, 1);
+  assert.equal(summary.skipped_lines, 2);
   assert.equal(summary.already_reduced, 2);
   const got = (await records(output)).map((
     r,
@@ -116,7 +118,7 @@ Deno.test("opencode session: corpus import reads the bash calls of every session
     ["opencode/opencode/ses_a/call_5", "sleep 1", null, null],
     ["opencode/opencode/ses_b/call_0", "npm test", 1, null],
   ]);
-  assert.match(result.stderr, /opencode\.db: skipped 1 part \(first: not-command-output\)/);
+  assert.match(result.stderr, /opencode\.db: skipped 2 parts \(first: not-command-output\)/);
   // Read-only: the database is byte for byte and time for time as it was.
   assert.deepEqual(await Deno.readFile(db), bytes);
   assert.equal((await Deno.stat(db)).mtime?.getTime(), before.mtime?.getTime());
