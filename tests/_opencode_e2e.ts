@@ -11,8 +11,9 @@
  * @module
  */
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { baseEnv, npmInstall, ROOT } from "./_pi_e2e.ts";
-import type { Fixture, Step } from "./_hosts_e2e.ts";
+import { COMMANDS, type Fixture, INDEX, type Step } from "./_hosts_e2e.ts";
 
 /** The pinned release. */
 export const OPENCODE_VERSION = "1.18.33";
@@ -43,6 +44,29 @@ export const OPENCODE_PERMISSION = {
   bash: { "*": "allow", "pytest*": "ask", "cargo test*": "deny" },
 };
 
+/**
+ * The shared commands in opencode's order: the deny rule's command before
+ * the ask rule's, since an ask ends `opencode run` (no one to ask headless).
+ */
+export const OPENCODE_COMMANDS = [
+  ...COMMANDS.slice(0, INDEX.ASK),
+  COMMANDS[INDEX.DENY],
+  COMMANDS[INDEX.ASK],
+] as const;
+/** The script of {@link OPENCODE_COMMANDS}, then a final text (never reached: the ask ends the run). */
+export const OPENCODE_SCRIPT: Step[] = [
+  ...OPENCODE_COMMANDS.map((command) => ({ command })),
+  { text: "done" },
+];
+/** Where each scenario is in {@link OPENCODE_COMMANDS}. */
+export const OC = { ...INDEX, DENY: 5, ASK: 6 } as const;
+
+/** How a session gets YARP: not at all, `yarp setup opencode --user`, or a plugin entry and environment. */
+export type YarpMode =
+  | "none"
+  | "setup"
+  | { readonly plugin: string; readonly env: Record<string, string> };
+
 /** One tool result as the model received it. */
 export interface OpencodeRun {
   readonly code: number;
@@ -53,6 +77,10 @@ export interface OpencodeRun {
   readonly results: string[];
   /** Every request's URL. */
   readonly urls: string[];
+  /** opencode's data directory (`opencode.db`, `tool-output/`) of the session. */
+  readonly dataDir: string;
+  /** The session's environment. */
+  readonly env: Record<string, string>;
 }
 
 /** The session's environment: private home and XDG directories, updates and sharing off. */
@@ -69,6 +97,8 @@ export function opencodeEnv(scratch: string): Record<string, string> {
     OPENCODE_DISABLE_MODELS_FETCH: "1",
     OPENCODE_DISABLE_SHARE: "1",
     OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    // The plugin says why it left a result alone (on opencode's stderr), for failure messages.
+    YARP_DEBUG: "1",
     NPM_CONFIG_UPDATE_NOTIFIER: "false",
     ...pass("NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE"),
   };
@@ -133,11 +163,11 @@ export async function opencodeSession(
   install: OpencodeInstall,
   fx: Fixture,
   name: string,
-  yarp: boolean,
+  yarp: YarpMode,
   script: readonly Step[],
 ): Promise<OpencodeRun> {
   const scratch = join(fx.scratch, name);
-  const env = opencodeEnv(scratch);
+  const env = { ...opencodeEnv(scratch), ...(typeof yarp === "object" ? yarp.env : {}) };
   const config = join(env.XDG_CONFIG_HOME, "opencode");
   for (const dir of [config, join(scratch, "tmp"), join(scratch, "state")]) {
     await Deno.mkdir(dir, { recursive: true });
@@ -148,7 +178,13 @@ export async function opencodeSession(
   }).output();
   if (!copy.success) throw new Error("copying the plugin SDK failed");
   await Deno.writeTextFile(join(fx.project, "opencode.json"), projectConfig(fx.server.port));
-  if (yarp) await setupOpencode(env);
+  if (yarp === "setup") await setupOpencode(env);
+  if (typeof yarp === "object") {
+    await Deno.writeTextFile(
+      join(config, "opencode.json"),
+      JSON.stringify({ plugin: [yarp.plugin] }, null, 2) + "\n",
+    );
+  }
   await Deno.writeTextFile(fx.server.scriptPath, JSON.stringify(script));
   await Deno.writeTextFile(fx.server.logPath, "");
   const started = performance.now();
@@ -174,7 +210,40 @@ export async function opencodeSession(
     ms,
     results: (last?.messages ?? []).filter((m) => m.role === "tool").map((m) => textOf(m.content)),
     urls: requests.map((r) => r.url),
+    dataDir: join(env.XDG_DATA_HOME, "opencode"),
+    env,
   };
+}
+
+/** One bash call's state as opencode stored it (its `part` row), in call order. */
+export interface StoredCall {
+  readonly command: string;
+  readonly status: string;
+  readonly output?: string;
+  readonly error?: string;
+  readonly metadata?: { exit?: number | null; truncated?: boolean; outputPath?: string };
+}
+
+/** The bash calls in a session's `opencode.db`, read-only, in part order. */
+export function storedCalls(run: OpencodeRun): StoredCall[] {
+  const db = new DatabaseSync(join(run.dataDir, "opencode.db"), { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT data FROM part ORDER BY session_id, id").all() as {
+      data: string;
+    }[];
+    return rows.map((row) => JSON.parse(row.data)).filter((d) =>
+      d.type === "tool" && d.tool === "bash"
+    )
+      .map((d) => ({
+        command: d.state.input.command,
+        status: d.state.status,
+        output: d.state.output,
+        error: d.state.error,
+        metadata: d.state.metadata,
+      }));
+  } finally {
+    db.close();
+  }
 }
 
 interface ChatRequest {

@@ -127,7 +127,7 @@ Deno.test("importing the fixtures writes exactly the expected records, in walk o
   assert.deepEqual(await outputLines(output), EXPECTED);
   assert.deepEqual(JSON.parse(result.stdout), {
     files_read: 5,
-    records: { pi: 11, "claude-code": 11, codex: 8, gemini: 0 },
+    records: { pi: 11, "claude-code": 11, codex: 8, gemini: 0, opencode: 0 },
     duplicates: 1,
     skipped_lines: 5,
     orphan_calls: 3,
@@ -140,9 +140,9 @@ Deno.test("importing the fixtures writes exactly the expected records, in walk o
     [
       `${SESSIONS}/${CLAUDE}.jsonl: skipped 1 line (first at line 16: not valid JSON)`,
       `${SESSIONS}/${CODEX}.jsonl: skipped 2 lines (first at line 16: not valid JSON)`,
-      `${SESSIONS}/other/notes.jsonl: not a Pi, Claude Code, Codex or Gemini CLI session file`,
+      `${SESSIONS}/other/notes.jsonl: not a Pi, Claude Code, Codex, Gemini CLI or opencode session file`,
       `${SESSIONS}/${PI}.jsonl: skipped 2 lines (first at line 4: bash call without an id or a command)`,
-      "read 5 files; wrote 30 records (pi 11, claude-code 11, codex 8, gemini 0); 1 duplicate dropped; " +
+      "read 5 files; wrote 30 records (pi 11, claude-code 11, codex 8, gemini 0, opencode 0); 1 duplicate dropped; " +
       "skipped 5 lines; 3 calls without result; 0 paths unreadable; 1 file of unknown format; " +
       "8 results already reduced",
     ].map((line) => `yarp corpus import: ${line}\n`).join(""),
@@ -222,11 +222,11 @@ Deno.test("a file is recognised by its first lines, never by its path", async ()
   const output = outputPath();
   const result = await importCommand([dir, "--output", output, "--json"]);
   const summary = JSON.parse(result.stdout);
-  assert.deepEqual(summary.records, { pi: 11, "claude-code": 0, codex: 0, gemini: 0 });
+  assert.deepEqual(summary.records, { pi: 11, "claude-code": 0, codex: 0, gemini: 0, opencode: 0 });
   assert.equal(summary.unknown_files, 1);
   assert.match(
     result.stderr,
-    /late\.jsonl: not a Pi, Claude Code, Codex or Gemini CLI session file/,
+    /late\.jsonl: not a Pi, Claude Code, Codex, Gemini CLI or opencode session file/,
   );
 });
 

@@ -206,7 +206,10 @@ Deno.test("yarp setup: a symlinked settings file stays a link, its target keeps 
   const status = await run("--status");
   assert.equal(status.code, 0);
   assert.match(status.stdout, new RegExp(`^claude-code: installed: user .*runs ${YARP}\\n`));
-  assert.match(status.stdout, /\ncodex: not installed\ngemini: not installed\n$/);
+  assert.match(
+    status.stdout,
+    /\ncodex: not installed\ngemini: not installed\nopencode: not installed\n$/,
+  );
 
   const removed = await run("claude-code", "--uninstall");
   assert.match(removed.stdout, /removed 2 YARP hook entries/);

@@ -1,11 +1,16 @@
 /**
  * The opencode plugin's decision (hooks/opencode/src/plugin.ts) driven with a
- * fake YARP, and `yarp setup opencode`'s config editor.
+ * fake YARP, its reading of opencode's full-output file, `yarp setup
+ * opencode`'s config editor, the entry it writes and `yarp setup --status`.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { afterBash, type PluginDeps } from "../hooks/opencode/src/plugin.ts";
+import { type FullOutputFs, readFullOutput } from "../hooks/opencode/src/full_output.ts";
 import type { ProcessOutcome } from "../hooks/pi/src/decisions.ts";
-import { editPluginList } from "../lib/hosts/opencode/settings.ts";
+import { editPluginList, yarpPluginEntries } from "../lib/hosts/opencode/settings.ts";
+import { opencodePluginSpec } from "../lib/cli/setup.ts";
+import { privateHome, spawnText, tempDir, YARP } from "./_process.ts";
 
 const BIG = "line\n".repeat(400);
 const REDUCED = "line\n[yarp: kept 1 of 400 lines · exact: yarp read 0c0ffee0]\n";
@@ -129,4 +134,125 @@ Deno.test("yarp setup opencode's editor: keeps other plugins and keys, idempoten
   });
   assert.ok("error" in editPluginList("o.json", '{"a": 1, "a": 2}', spec));
   assert.ok("error" in editPluginList("o.json", "// c\n{}", spec));
+});
+
+Deno.test("yarp setup opencode's editor: the npm form replaces the checkout form and the other way", () => {
+  const text = '{"plugin": ["x", "file:///old/hooks/opencode/index.ts"]}\n';
+  const npm = editPluginList("o.json", text, "@yarp/opencode");
+  if ("error" in npm) throw new Error(npm.error);
+  assert.deepEqual(JSON.parse(npm.text).plugin, ["x", "@yarp/opencode"]);
+  assert.deepEqual(yarpPluginEntries(npm.text), ["@yarp/opencode"]);
+  const back = editPluginList(
+    "o.json",
+    '{"plugin": ["@yarp/opencode@0.1.0", "@yarp/opencode-x"]}',
+    "file:///y/hooks/opencode/index.ts",
+  );
+  if ("error" in back) throw new Error(back.error);
+  assert.deepEqual(JSON.parse(back.text).plugin, [
+    "@yarp/opencode-x",
+    "file:///y/hooks/opencode/index.ts",
+  ]);
+  assert.deepEqual(yarpPluginEntries("// not JSON"), []);
+});
+
+Deno.test("yarp setup opencode writes the checkout's file:// URL from a checkout, else the npm package", async () => {
+  const checkout = new URL("../lib/cli/setup.ts", import.meta.url).href;
+  assert.equal(
+    await opencodePluginSpec(checkout),
+    new URL("../hooks/opencode/index.ts", import.meta.url).href,
+  );
+  // A YARP without the checkout beside it (the compiled binary, dist/yarp.js): the package.
+  const dir = await tempDir("yarp-opencode-spec-");
+  assert.equal(await opencodePluginSpec(`file://${dir}/lib/cli/setup.ts`), "@yarp/opencode");
+  assert.equal(
+    await opencodePluginSpec("https://example.invalid/lib/cli/setup.ts"),
+    "@yarp/opencode",
+  );
+});
+
+Deno.test("yarp setup --status lists opencode's plugin entries, per scope, a missing file marked", async () => {
+  const dir = await tempDir("yarp-opencode-status-");
+  const env = {
+    ...privateHome(dir),
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+  };
+  const run = (...args: string[]) => spawnText(YARP, { args: ["setup", ...args], env, cwd: dir });
+  assert.match((await run("--status")).stdout, /\nopencode: not installed\n$/);
+  const installed = await run("opencode", "--user");
+  assert.equal(installed.code, 0, installed.stderr);
+  await Deno.writeTextFile(
+    `${dir}/opencode.json`,
+    '{"plugin": ["file:///gone/hooks/opencode/index.ts"]}\n',
+  );
+  const status = await run("--status");
+  assert.equal(status.code, 0, status.stderr);
+  const plugin = new URL("../hooks/opencode/index.ts", import.meta.url).href;
+  assert.match(
+    status.stdout,
+    new RegExp(
+      `\\nopencode: installed: user [^ ]*/opencode/opencode\\.json \\(plugin\\) loads ${plugin}; ` +
+        `project ${dir}/opencode\\.json \\(plugin\\) loads file:///gone/hooks/opencode/index\\.ts \\(missing\\)\\n$`,
+    ),
+  );
+});
+
+/** A fake file system over one file whose size and time `stat` reports in turn. */
+function fakeFs(bytes: Uint8Array, stats: { size: number; mtimeMs: number }[]): FullOutputFs {
+  let call = 0;
+  return {
+    stat: () =>
+      Promise.resolve({ isFile: () => true, ...stats[Math.min(call++, stats.length - 1)] }),
+    read: () => Promise.resolve(bytes),
+  };
+}
+
+Deno.test("opencode full output: only a stable, whole file that ends with the shown tail", async () => {
+  const path = "/h/opencode/tool-output/tool_1";
+  const text = "a\nb\nc\n";
+  const bytes = new TextEncoder().encode(text);
+  const stable = { size: bytes.length, mtimeMs: 5 };
+  assert.equal(await readFullOutput(path, "b\nc\n", fakeFs(bytes, [stable])), text);
+  // Growing while read, or changed after: refused.
+  assert.equal(
+    await readFullOutput(path, "c\n", fakeFs(bytes, [{ size: 4, mtimeMs: 5 }, stable])),
+    undefined,
+  );
+  assert.equal(
+    await readFullOutput(path, "c\n", fakeFs(bytes, [stable, { size: 9, mtimeMs: 6 }])),
+    undefined,
+  );
+  assert.equal(
+    await readFullOutput(path, "c\n", fakeFs(bytes, [stable, { size: 6, mtimeMs: 6 }])),
+    undefined,
+  );
+  // Not ending with what opencode showed, not UTF-8, not a tool-output file: refused.
+  assert.equal(await readFullOutput(path, "x\n", fakeFs(bytes, [stable])), undefined);
+  const bad = new Uint8Array([0x61, 0xff, 0x0a]);
+  assert.equal(await readFullOutput(path, "\n", fakeFs(bad, [{ size: 3, mtimeMs: 1 }])), undefined);
+  assert.equal(await readFullOutput("/etc/passwd", "", fakeFs(bytes, [stable])), undefined);
+  // The real file system: a real file read back exactly.
+  const dir = await tempDir("yarp-opencode-full-");
+  await Deno.mkdir(`${dir}/tool-output`);
+  await Deno.writeTextFile(`${dir}/tool-output/t`, text);
+  assert.equal(await readFullOutput(`${dir}/tool-output/t`, "c"), text);
+  assert.equal(await readFullOutput(`${dir}/tool-output/none`, "c"), undefined);
+});
+
+Deno.test("property: a stable full-output file is returned byte for byte whenever it ends with the tail", async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.string({ unit: "binary" }), fc.nat(40), async (text, cut) => {
+      const bytes = new TextEncoder().encode(text);
+      const tail = text.slice(Math.max(0, text.length - cut));
+      const got = await readFullOutput(
+        "/d/tool-output/t",
+        tail,
+        fakeFs(bytes, [{ size: bytes.length, mtimeMs: 1 }]),
+      );
+      // Lone surrogates become U+FFFD in UTF-8; the text decoded is then not the text, but it is the bytes.
+      const decoded = new TextDecoder().decode(bytes);
+      const expected = decoded.trimEnd().endsWith(tail.trimEnd()) ? decoded : undefined;
+      assert.equal(got, expected);
+      if (got !== undefined) assert.deepEqual(new TextEncoder().encode(got), bytes);
+    }),
+  );
 });

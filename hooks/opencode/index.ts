@@ -3,15 +3,17 @@
  * config's `plugin` list (`yarp setup opencode` adds it): builds the real I/O
  * edge and returns {@link yarpHooks}. Which YARP it starts:
  * `YARP_OPENCODE_BINARY` (a path), else `yarp` on `PATH`, else the `bin/yarp`
- * of the checkout the plugin sits in (`ROOT/hooks/opencode`).
+ * of the checkout the plugin sits in (`ROOT/hooks/opencode`). `npm pack`
+ * bundles this file and everything it imports into the package's
+ * `index.js` (`@yarp/opencode`, docs/hosts.md, "opencode").
  *
  * @module
  */
 import { statSync } from "node:fs";
-import { lstat, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runProcess } from "../pi/src/yarp_process.ts";
+import { readFullOutput } from "./src/full_output.ts";
 import { type PluginDeps, yarpHooks } from "./src/plugin.ts";
 
 const PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
@@ -40,29 +42,13 @@ function locate(): readonly string[] | { error: string } {
   return executable(checkout) ? [checkout] : { error: "no yarp on PATH" };
 }
 
-/** Largest opencode full-output file read (bytes). */
-const MAX_FULL_OUTPUT = 64 * 1024 * 1024;
-
-/** opencode's full-output file (a regular file under a `tool-output` directory), only when it ends with `tail`. */
-async function readFullOutput(path: string, tail: string): Promise<string | undefined> {
-  try {
-    if (!/\/tool-output\/[^/]+$/.test(path)) return undefined;
-    const info = await lstat(path);
-    if (!info.isFile() || info.size > MAX_FULL_OUTPUT) return undefined;
-    const text = await readFile(path, "utf8");
-    return text.trimEnd().endsWith(tail.trimEnd()) ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 let found: readonly string[] | { error: string } | undefined;
 
 const deps: PluginDeps = {
   yarp: () => found ??= locate(),
   run: (argv, options) => runProcess(argv, options),
   env: (name) => process.env[name],
-  readFullOutput,
+  readFullOutput: (path, tail) => readFullOutput(path, tail),
   stderr: (line) => process.stderr.write(`${line}\n`),
 };
 

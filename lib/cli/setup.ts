@@ -163,8 +163,22 @@ export async function setupCommand(args: string[], io: TextIo): Promise<number> 
 }
 
 /**
- * `yarp setup opencode`: adds (or removes) the `file://` URL of this
- * checkout's `hooks/opencode/index.ts` in opencode's `plugin` list
+ * The `plugin` entry `yarp setup opencode` writes for the YARP at
+ * `moduleUrl` (this module's URL): the `file://` URL of the checkout's
+ * `hooks/opencode/index.ts` when this YARP runs from a checkout that has it,
+ * else the npm package (`@yarp/opencode`, which opencode installs at start).
+ */
+export async function opencodePluginSpec(moduleUrl: string): Promise<string> {
+  const { OPENCODE_PACKAGE } = await import("../hosts/opencode/settings.ts");
+  const plugin = new URL("../../hooks/opencode/index.ts", moduleUrl);
+  const found = plugin.protocol === "file:" &&
+    await Deno.stat(plugin).then((info) => info.isFile, () => false);
+  return found ? plugin.href : OPENCODE_PACKAGE;
+}
+
+/**
+ * `yarp setup opencode`: adds (or removes) YARP's entry
+ * ({@link opencodePluginSpec}) in opencode's `plugin` list
  * (`lib/hosts/opencode/settings.ts`); written like the hook settings.
  */
 async function setupOpencode(
@@ -177,16 +191,7 @@ async function setupOpencode(
     return 1;
   };
   const { editPluginList, opencodeConfigPath } = await import("../hosts/opencode/settings.ts");
-  let spec: string | undefined;
-  if (options.mode === "install") {
-    const plugin = new URL("../../hooks/opencode/index.ts", import.meta.url);
-    const found = plugin.protocol === "file:" &&
-      await Deno.stat(plugin).then((info) => info.isFile, () => false);
-    if (!found) {
-      return fail(`the plugin is not beside this yarp (${plugin.href}); run setup from a checkout`);
-    }
-    spec = plugin.href;
-  }
+  const spec = options.mode === "install" ? await opencodePluginSpec(import.meta.url) : undefined;
   const path = opencodeConfigPath(options.scope, processEnv, Deno.cwd());
   if (typeof path !== "string") return fail(path.error);
   const current = await readSettings(path);
@@ -335,7 +340,37 @@ async function status(io: TextIo): Promise<number> {
     const line = places.length === 0 ? "not installed" : `installed: ${places.join("; ")}`;
     io.out(`${host}: ${line}${notes.length === 0 ? "" : ` [${notes.join("; ")}]`}\n`);
   }
+  io.out(await opencodeStatus(cwd));
   return 0;
+}
+
+/** `yarp setup --status`'s opencode line: the YARP entries in each scope's `plugin` list. */
+async function opencodeStatus(cwd: string): Promise<string> {
+  const { opencodeConfigPath, yarpPluginEntries } = await import("../hosts/opencode/settings.ts");
+  const places: string[] = [];
+  const notes: string[] = [];
+  for (const scope of ["user", "project"] as const) {
+    if (scope === "project" && cwd === "") continue;
+    const path = opencodeConfigPath(scope, processEnv, cwd);
+    if (typeof path !== "string") {
+      notes.push(path.error);
+      continue;
+    }
+    const found = await readSettings(path);
+    if ("error" in found) {
+      notes.push(`cannot read ${found.error}`);
+      continue;
+    }
+    const entries: string[] = [];
+    for (const entry of yarpPluginEntries(found.text)) {
+      const missing = entry.startsWith("file://") &&
+        !await Deno.stat(new URL(entry)).then(() => true, () => false);
+      entries.push(missing ? `${entry} (missing)` : entry);
+    }
+    if (entries.length > 0) places.push(`${scope} ${path} (plugin) loads ${entries.join(" and ")}`);
+  }
+  const line = places.length === 0 ? "not installed" : `installed: ${places.join("; ")}`;
+  return `opencode: ${line}${notes.length === 0 ? "" : ` [${notes.join("; ")}]`}\n`;
 }
 
 /** The binary a hook command starts, marked when its first word is a path that is not there. */

@@ -5,9 +5,13 @@
  * renamed over it at the end.
  *
  * - Inputs: each given path (sorted), a file as is, a directory walked in
- *   sorted order for `*.jsonl` files (symbolic links to directories are not
- *   followed). Files are streamed line by line, never read whole.
- * - Records: id `<runtime>/<file stem>/<tool call id>` (a second call with
+ *   sorted order for `*.jsonl` files and opencode's `opencode.db` (symbolic
+ *   links to directories are not followed). JSONL files are streamed line by
+ *   line, never read whole; a file that starts with the SQLite header is
+ *   read as opencode's database (`lib/hosts/opencode/session.ts`), opened
+ *   read-only.
+ * - Records: id `<runtime>/<file stem>/<tool call id>` (the stem without
+ *   `.jsonl` or `.db`; for opencode the call id is `SESSION/CALL`; a second call with
  *   the same id in one file gets `#2`, `#3`, …), source the runtime's name.
  *   A record equal to one already written (same runtime, call id, command,
  *   exit code and streams: a resumed or forked session copies its parent's
@@ -32,10 +36,13 @@ import { type CorpusRecord, recordToLine } from "./record.ts";
 import {
   DETECTION_LINES,
   detectRuntime,
+  OPENCODE_RUNTIME,
+  opencodeParts,
   type RecordedCall,
   RUNTIMES,
   type SessionReader,
   type SessionRuntime,
+  SQLITE_HEADER,
 } from "../hosts/mod.ts";
 import { errorMessage } from "../base/error_message.ts";
 
@@ -135,7 +142,9 @@ class GzipOutput {
 
 /** The run's counts and its memory of records already written. */
 class ImportRun {
-  readonly records: Record<string, number> = Object.fromEntries(RUNTIMES.map((r) => [r.name, 0]));
+  readonly records: Record<string, number> = Object.fromEntries(
+    [...RUNTIMES.map((r) => r.name), OPENCODE_RUNTIME].map((name) => [name, 0]),
+  );
   filesRead = 0;
   duplicates = 0;
   skippedLines = 0;
@@ -147,12 +156,12 @@ class ImportRun {
 
   /** The line for `call`, or undefined when an equal record was already written. */
   recordLine(
-    runtime: SessionRuntime,
+    runtime: string,
     stem: string,
     call: RecordedCall,
     ids: Map<string, number>,
   ): string | undefined {
-    const record: CorpusRecord = { ...call, id: "", source: runtime.name };
+    const record: CorpusRecord = { ...call, id: "", source: runtime };
     const digest = toHex(sha256(encoder.encode(`${call.callId}\n${recordToLine(record)}`)));
     const key = digest.slice(0, 32);
     if (this._written.has(key)) {
@@ -163,9 +172,9 @@ class ImportRun {
     const seen = (ids.get(call.callId) ?? 0) + 1;
     ids.set(call.callId, seen);
     const suffix = seen === 1 ? "" : `#${seen}`;
-    this.records[runtime.name]++;
+    this.records[runtime]++;
     if (call.priorReduction !== null) this.alreadyReduced++;
-    return recordToLine({ ...record, id: `${runtime.name}/${stem}/${call.callId}${suffix}` });
+    return recordToLine({ ...record, id: `${runtime}/${stem}/${call.callId}${suffix}` });
   }
 
   summary(): ImportSummary {
@@ -207,7 +216,10 @@ async function* sessionFiles(
     for (const entry of entries) {
       const path = `${dir}/${entry.name}`;
       if (entry.isDirectory) yield* walk(path);
-      else if (entry.name.endsWith(".jsonl") && (entry.isFile || entry.isSymlink)) yield path;
+      else if (
+        (entry.name.endsWith(".jsonl") || entry.name === OPENCODE_DATABASE) &&
+        (entry.isFile || entry.isSymlink)
+      ) yield path;
     }
   };
   for (const path of [...paths].sort(compareNames)) {
@@ -224,10 +236,69 @@ async function* sessionFiles(
   }
 }
 
-/** The file name without its directory and a final `.jsonl`. */
+/** The name of opencode's session database, picked up when a directory is walked. */
+const OPENCODE_DATABASE = "opencode.db";
+
+/** The file name without its directory and a final `.jsonl` or `.db`. */
 function stemOf(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
-  return name.endsWith(".jsonl") ? name.slice(0, -".jsonl".length) : name;
+  return name.replace(/\.(?:jsonl|db)$/, "");
+}
+
+/** True when the file at `path` starts with the SQLite header. */
+async function isSqlite(path: string): Promise<boolean> {
+  const file = await Deno.open(path);
+  try {
+    const head = new Uint8Array(SQLITE_HEADER.length);
+    let filled = 0;
+    while (filled < head.length) {
+      const read = await file.read(head.subarray(filled));
+      if (read === null) return false;
+      filled += read;
+    }
+    return new TextDecoder().decode(head) === SQLITE_HEADER;
+  } finally {
+    file.close();
+  }
+}
+
+/** Reads opencode's session database at `path` into `output`, one row at a time; reports what went wrong with it. */
+async function importDatabase(
+  path: string,
+  run: ImportRun,
+  output: GzipOutput,
+  report: (problem: string) => void,
+): Promise<void> {
+  const stem = stemOf(path);
+  const ids = new Map<string, number>();
+  let skipped = 0;
+  let firstSkip = "";
+  let failure: string | undefined;
+  try {
+    for await (const read of opencodeParts(path)) {
+      if (read.kind === "open") {
+        run.orphanCalls++;
+      } else if (read.kind === "skip") {
+        if (skipped++ === 0) firstSkip = read.reason;
+      } else if (read.kind === "call") {
+        const line = run.recordLine(OPENCODE_RUNTIME, stem, read.call, ids);
+        if (line !== undefined) await output.write(line);
+      }
+    }
+  } catch (error) {
+    if (error instanceof CorpusOutputError) throw error;
+    failure = errorMessage(error);
+  }
+  run.skippedLines += skipped;
+  if (skipped > 0) {
+    report(`${path}: skipped ${skipped} part${skipped === 1 ? "" : "s"} (first: ${firstSkip})`);
+  }
+  if (failure !== undefined) {
+    run.unreadableFiles++;
+    report(`${path}: cannot read as an opencode database: ${failure}`);
+  } else {
+    run.filesRead++;
+  }
 }
 
 /** Reads one session file into `output`; reports what went wrong with it. */
@@ -237,6 +308,11 @@ async function importFile(
   output: GzipOutput,
   report: (problem: string) => void,
 ): Promise<void> {
+  try {
+    if (await isSqlite(path)) return await importDatabase(path, run, output, report);
+  } catch {
+    // unreadable: the JSONL reader below reports it
+  }
   const stem = stemOf(path);
   const ids = new Map<string, number>();
   const pending: string[] = [];
@@ -250,7 +326,7 @@ async function importFile(
   };
   const sink = {
     call: (call: RecordedCall) => {
-      const line = run.recordLine(runtime!, stem, call, ids);
+      const line = run.recordLine(runtime!.name, stem, call, ids);
       if (line !== undefined) pending.push(line);
     },
     skip,
@@ -299,7 +375,7 @@ async function importFile(
     report(`${path}: cannot read: ${failure}`);
   } else if (reader === undefined) {
     run.unknownFiles++;
-    report(`${path}: not a Pi, Claude Code, Codex or Gemini CLI session file`);
+    report(`${path}: not a Pi, Claude Code, Codex, Gemini CLI or opencode session file`);
   } else {
     run.filesRead++;
   }

@@ -17,6 +17,10 @@ export { piRuntime } from "./pi/session.ts";
 export { claudeCodeRuntime } from "./claude_code/session.ts";
 export { codexRuntime } from "./codex/session.ts";
 export { geminiRuntime } from "./gemini/session.ts";
+export { opencodeParts, SQLITE_HEADER } from "./opencode/session.ts";
+
+/** opencode's runtime name: its sessions are one SQLite database, read apart from the JSONL runtimes. */
+export const OPENCODE_RUNTIME = "opencode";
 
 /** Every runtime YARP imports, in the order detection tries them. */
 export const RUNTIMES: readonly SessionRuntime[] = [

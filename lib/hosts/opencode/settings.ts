@@ -1,8 +1,10 @@
 /**
  * Editing YARP's entry in opencode's config (`yarp setup opencode`;
  * docs/hosts.md, "opencode"): the `plugin` list of `opencode.json` holds
- * module specifiers, and YARP's is the `file://` URL of its plugin
- * (`…/hooks/opencode/index.ts`). Installing appends it (after removing any
+ * module specifiers, and YARP's is either the npm package
+ * {@link OPENCODE_PACKAGE} (opencode installs it at start) or, in a YARP
+ * checkout, the `file://` URL of its plugin (`…/hooks/opencode/index.ts`).
+ * Installing appends it (after removing any
  * older YARP entry); uninstalling removes exactly the entries that name a
  * YARP opencode plugin, dropping the `plugin` key only when YARP's removal
  * emptied it. Every other key and plugin stays, in its order; the file's
@@ -18,21 +20,41 @@ import { parseStrictJson } from "../../rules/strict_json.ts";
 import { formatDiagnostic } from "../../rules/diagnostics.ts";
 import { isObject } from "../session.ts";
 
+/** The npm package of YARP's opencode plugin (`hooks/opencode`). */
+export const OPENCODE_PACKAGE = "@yarp/opencode";
+
 /**
  * True when a `plugin` entry is YARP's opencode plugin: a string (or the
- * first item of a `[spec, options]` pair) ending in `/hooks/opencode/index.ts`.
+ * first item of a `[spec, options]` pair) ending in `/hooks/opencode/index.ts`,
+ * or the package {@link OPENCODE_PACKAGE}, with or without `@VERSION`.
  *
  * @example
  * ```ts
  * import { equal } from "node:assert/strict";
  * import { isYarpPlugin } from "./settings.ts";
  * equal(isYarpPlugin("file:///opt/yarp/hooks/opencode/index.ts"), true);
+ * equal(isYarpPlugin("@yarp/opencode@0.1.0"), true);
+ * equal(isYarpPlugin("@yarp/opencode-extra"), false);
  * equal(isYarpPlugin("opencode-wakatime"), false);
  * ```
  */
 export function isYarpPlugin(entry: unknown): boolean {
   const spec = Array.isArray(entry) ? entry[0] : entry;
-  return typeof spec === "string" && /\/hooks\/opencode\/index\.ts$/.test(spec);
+  return typeof spec === "string" &&
+    (/\/hooks\/opencode\/index\.ts$/.test(spec) || /^@yarp\/opencode(?:@[^/@\s]+)?$/.test(spec));
+}
+
+/** The YARP entries of an opencode config text's `plugin` list (none for text that is not a JSON object). */
+export function yarpPluginEntries(text: string | undefined): string[] {
+  try {
+    const parsed = JSON.parse(text ?? "null") as unknown;
+    const list = isObject(parsed) ? parsed.plugin : undefined;
+    return Array.isArray(list)
+      ? list.filter(isYarpPlugin).map((entry) => String(Array.isArray(entry) ? entry[0] : entry))
+      : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The outcome of an edit: the new text (the old when unchanged) and what changed. */
