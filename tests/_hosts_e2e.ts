@@ -410,6 +410,20 @@ export const PERMISSIONS: Permissions = {
     'prefix_rule(pattern=["cargo", "test"], decision="forbidden")',
     "",
   ].join("\n"),
+  geminiPolicy: [
+    "[[rule]]",
+    'toolName = "run_shell_command"',
+    'commandPrefix = "pytest"',
+    'decision = "ask_user"',
+    "priority = 500",
+    "",
+    "[[rule]]",
+    'toolName = "run_shell_command"',
+    'commandPrefix = "cargo test"',
+    'decision = "deny"',
+    "priority = 500",
+    "",
+  ].join("\n"),
 };
 
 /** A host and tool mode under test. */

@@ -7,7 +7,9 @@
  * `yarp read ID` of that first result, a failing `npm test`,
  * `grep -rn … | head -500`, an exact `cat`, a command an ask rule covers
  * and one a deny rule covers; once without YARP, once with `yarp setup
- * gemini`; and once with the hook installed but its YARP missing.
+ * gemini`; once with the hook installed but its YARP missing; and once
+ * with an `AfterTool` hook answering every field that could replace the
+ * output, to keep the reason YARP wraps before the call in view.
  *
  * Set `YARP_HOSTS_E2E=off` to skip (e.g. offline without a cached install).
  */
@@ -21,7 +23,7 @@ import {
   type HostRun,
   INDEX,
   makeFixture,
-  type Permissions,
+  PERMISSIONS,
   ROOT,
   runHost,
   SCRIPT,
@@ -33,24 +35,6 @@ import { parseShellResult } from "../lib/hosts/gemini/session.ts";
 const { LOG, READ, NPM, GREP, CAT, ASK, DENY } = INDEX;
 const ENABLED = Deno.env.get("YARP_HOSTS_E2E") !== "off";
 const MARKER = /\[yarp: [^\]\n]* · exact: yarp read ([0-9a-f]+)[ \]]/;
-
-/** An ask rule and a deny rule for commands YARP would otherwise wrap. */
-const PERMISSIONS: Permissions = {
-  geminiPolicy: [
-    "[[rule]]",
-    'toolName = "run_shell_command"',
-    'commandPrefix = "pytest"',
-    'decision = "ask_user"',
-    "priority = 500",
-    "",
-    "[[rule]]",
-    'toolName = "run_shell_command"',
-    'commandPrefix = "cargo test"',
-    'decision = "deny"',
-    "priority = 500",
-    "",
-  ].join("\n"),
-};
 
 /** What one tool result told the model; `refused` when it is no command output at all. */
 function seen(run: HostRun, index: number) {
@@ -193,6 +177,62 @@ hostTest("gemini e2e: a hook whose YARP is missing fails open", async () => {
     assert.equal(seen(session, index).output, seen(before, index).output, COMMANDS[index]);
   }
 });
+
+hostTest(
+  "gemini e2e: an AfterTool answer cannot replace the output, only add to it or make it an error",
+  async () => {
+    // Why YARP reduces Gemini's output only by wrapping before the call (docs/hosts.md).
+    const { fx, target } = await fixture();
+    const real = await truth(fx.project);
+    const scratch = join(fx.scratch, "gemini-aftertool");
+    const replace = join(fx.scratch, "aftertool-replace.json");
+    const deny = join(fx.scratch, "aftertool-deny.json");
+    await Deno.writeTextFile(
+      replace,
+      JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: "AfterTool",
+          additionalContext: "HOOK-RAN",
+          tool_output: "REPLACED",
+          llmContent: "REPLACED",
+          tool_response: { llmContent: "REPLACED" },
+        },
+      }),
+    );
+    await Deno.writeTextFile(deny, JSON.stringify({ decision: "deny", reason: "REASON" }));
+    const session = await runHost({
+      host: target.host,
+      server: fx.server,
+      cwd: fx.project,
+      script: [{ command: "cat src/f7.txt" }, { command: "echo some-out" }, { text: "done" }],
+      scratch,
+      setup: async (env) => {
+        const path = join(env.HOME, ".gemini/settings.json");
+        const settings = JSON.parse(await Deno.readTextFile(path));
+        const answer =
+          `case "$(cat)" in *"cat src/f7.txt"*) cat '${replace}';; *) cat '${deny}';; esac`;
+        settings.hooks = {
+          AfterTool: [{
+            matcher: "run_shell_command",
+            hooks: [{ type: "command", command: answer, timeout: 30000 }],
+          }],
+        };
+        await Deno.writeTextFile(path, JSON.stringify(settings));
+      },
+    });
+    assert.equal(session.code, 0, session.stderr);
+    const added = "\n\n<hook_context>HOOK-RAN</hook_context>";
+    const [cat, echo] = session.results;
+    assert.ok(cat.text.endsWith(added), cat.text);
+    assert.equal(
+      parseShellResult(cat.text.slice(0, -added.length))?.output,
+      real.cat.replace(/\n$/, ""),
+    );
+    assert.ok(!cat.text.includes("REPLACED"), "tool_output and llmContent are not read");
+    // A block's reason does replace the result, but as an error: a success would read as a failure.
+    assert.deepEqual(echo, { text: JSON.stringify({ error: "REASON" }), isError: true });
+  },
+);
 
 hostTest("gemini e2e: clean up", async () => {
   if (shared === undefined) return;
