@@ -97,7 +97,8 @@ const TARGETS: Record<string, () => Promise<BenchTarget>> = {
     const install = await opencode();
     return {
       name: "opencode",
-      run: (fx, name, yarp, script) => opencodeSession(install, fx, name, yarp, script),
+      run: (fx, name, yarp, script) =>
+        opencodeSession(install, fx, name, yarp ? "setup" : "none", script),
       part: opencodePart,
     };
   },
