@@ -80,6 +80,7 @@ Deno.test({
           "package/src/binary.ts",
           "package/src/decisions.ts",
           "package/src/extension.ts",
+          "package/src/lead_words.ts",
           "package/src/project_pack.ts",
           "package/src/session_stats.ts",
           "package/src/shell_words.ts",
