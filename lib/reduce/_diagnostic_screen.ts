@@ -80,31 +80,57 @@ const LINE_LEADS = new RegExp(COLUMN0, "g");
 const LINE_OR_MARK_LEADS = new RegExp(`${COLUMN0}|${MARKS.join("|")}`, "g");
 /** The leads matched at a window's first line (no line feed before it). */
 const FIRST_LINE = ["e: ", "w: ", "E  "];
-/** A well-formed CSI sequence (`ESC [`, parameters 0x30–0x3F, intermediates 0x20–0x2F, a final 0x40–0x7E). */
-const CSI = String.raw`\x1b\[[0-?]*[ -/]*[@-~]`;
+/** Every word and lead searched, in the case its search uses (the words in any case). */
+const SEARCHED = [
+  ...MARKER_WORDS.filter((word) => word !== "exception"),
+  ...DIAGNOSTIC_ANCHORS,
+  "fatal",
+  "critical",
+  "caused by",
+  "not ok",
+  "Exception",
+  ...RARE_LEADS,
+  ...FIRST_LINE,
+  ...MARKS_BYTES,
+];
 /**
- * The characters of the searched words and leads that a later character
- * of the same one follows (in any case; a space apart): a sequence that
- * splits one follows one of these. Neither `m` (the colours' final byte)
- * nor `k` is one. `â` and `Ã` are the first bytes of the marks as
- * windows-1252 decodes them.
+ * A removed sequence starts at ESC, so a sequence inside a searched word
+ * or lead (`err\x1b[0mor`) starts right after one of its characters that
+ * another of its characters follows: after one of {@link SPLIT_AFTER}'s
+ * characters (any case), or after a space that such a word holds
+ * (`caused \x1b[1mby`), whose text before it ({@link SPLIT_AFTER_SPACE})
+ * is matched whole. Neither `m` (the colours' final byte) nor `k` is one,
+ * so a run of colour codes is not.
  */
-const SPLIT_BEFORE = "[a-ilnoprstuwx:*\\-\u00e2\u00c3]";
+const SPLIT_AFTER = new Set(
+  SEARCHED.flatMap((word) => [...word.slice(0, -1)].filter((c) => c !== " ")).map((c) =>
+    c.toLowerCase()
+  ),
+);
+const SPLIT_AFTER_SPACE = new Set(
+  SEARCHED.flatMap((word) =>
+    [...word.slice(0, -1)].flatMap((c, k) => c === " " ? [word.slice(0, k + 1)] : [])
+  ),
+);
 /**
  * In a window holding ESC, besides the searches above on its raw text: an
- * ESC after a {@link SPLIT_BEFORE} character, or after the space of
- * `caused by`, `not ok`, `* What`, `File "`, `e: `, `w: `, `E  ` (a sequence
- * that may split a word or lead), and an ESC that starts no well-formed
- * CSI sequence (one the stripper may remove otherwise); each such line is
+ * ESC that may split a searched word or lead (see {@link SPLIT_AFTER}),
+ * and ({@link LEADS_AFTER_ESCAPE}, instead of the column-0 and mark search)
+ * a column-0 lead after a line feed or after an ESC on its line (a
+ * sequence that may start the line), and a mark; each such line is
  * classified whatever it holds.
  */
+
 const SPLITS = new RegExp(
-  String
-    .raw`\x1b(?:(?<=(?:${SPLIT_BEFORE}|(?:caused|not|\*|file|[ew]:|e) )\x1b)|(?!\[[0-?]*[ -/]*[@-~]))`,
+  `\x1b(?<=(?:[${
+    [...SPLIT_AFTER].map((c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")).join("")
+  }]|${[...SPLIT_AFTER_SPACE].map((w) => RegExp.escape(w)).join("|")})\x1b)`,
   "gi",
 );
-/** A column-0 lead right after a sequence (the sequence may start the line). */
-const LEAD_AFTER_SEQUENCE = new RegExp(`(?<=${CSI})(?:${FIRST_LINE.join("|")})`, "g");
+const LEADS_AFTER_ESCAPE = new RegExp(
+  `(?:${FIRST_LINE.join("|")})(?<=(?:\n|\x1b[^\n]*)[^\n]{3})|${MARKS.join("|")}`,
+  "g",
+);
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
 export type DiagnosticSink = (
@@ -177,7 +203,7 @@ export function screenDiagnostics(
 /**
  * Fills `starts` (cleared first) with the offsets in the window `text` of
  * the lines that hold a searched word or lead (and, when the window holds
- * ESC, {@link SPLITS} or {@link LEAD_AFTER_SEQUENCE}), ascending, a line
+ * ESC, {@link SPLITS} and {@link LEADS_AFTER_ESCAPE}), ascending, a line
  * possibly more than once.
  */
 function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: number[]): void {
@@ -198,7 +224,7 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
     }
   }
   const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
-  for (const search of escaped ? [leads, SPLITS, LEAD_AFTER_SEQUENCE] : [leads]) {
+  for (const search of escaped ? [LEADS_AFTER_ESCAPE, SPLITS] : [leads]) {
     search.lastIndex = 0;
     for (let m = search.exec(text); m !== null; m = search.exec(text)) {
       starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));

@@ -62,7 +62,7 @@ export class LineFilterStreamReducer implements StreamReducer {
   private readonly _tailLines: number;
   /** Where the diagnostic lines of the chunk being pushed start, in order (see the module comment). */
   private readonly _marks: number[] = [];
-  /** `diagnosticForm` of a line's content (see the module comment); changes the current content. */
+  /** `diagnosticForm` of a line's content (see the module comment). */
   private readonly _form: (bytes: Uint8Array, start: number, end: number) => number;
 
   /** Compiles `spec`'s patterns once and prepares state for `rule`. */
@@ -80,12 +80,10 @@ export class LineFilterStreamReducer implements StreamReducer {
       : new DropScreen(this._drop, this._content, env.lineBytes, spec.stripAnsi);
     this._lines = new LineSplitter(env.lineBytes);
     this._tailLines = env.tailLines;
-    const content = this._content;
     const lineBytes = env.lineBytes;
-    this._form = (bytes, start, end) => {
-      content.readAny(bytes, start, Math.min(end, start + lineBytes));
-      return diagnosticForm(content.bytes, content.start, content.end);
-    };
+    // The classifier reads a line as shown (ANSI removed): its content is the cut line.
+    this._form = (bytes, start, end) =>
+      diagnosticForm(bytes, start, Math.min(end, start + lineBytes));
   }
 
   /** Feeds one chunk. */
