@@ -5,12 +5,12 @@
  * UTF-8 when that gives as many characters as bytes, as for ASCII, else as
  * windows-1252, which maps every byte to one character) is searched for
  * every text a diagnostic form holds: one native regular-expression search
- * for the marker words (`MARKER_WORDS`, any case, but `Exception` as
- * written, which is how the one form that needs it, an exception name,
- * spells it), `DIAGNOSTIC_ANCHORS`, `fatal`, `critical`, `caused by` and
- * `not ok`, and one native `indexOf` scan for each lead of the other
- * word-less forms (`mayLeadForm`), as the classifier matches them: `-->`,
- * `*** `, `* What`, `ERR` (`npm ERR!`, `ERR_PNPM_`), `File "`; then one
+ * for the marker words (`MARKER_WORDS`, any case, but `exception`),
+ * `DIAGNOSTIC_ANCHORS`, `fatal`, `critical`, `caused by` and `not ok`, and
+ * one native `indexOf` scan for `Exception` as written (the one form that
+ * needs the word, an exception name, spells it so) and for each lead of
+ * the other word-less forms (`mayLeadForm`), as the classifier matches
+ * them: `-->`, `*** `, `* What`, `ERR` (`npm ERR!`, `ERR_PNPM_`), `File "`; then one
  * search for Kotlin's and pytest's `e: `, `w: `, `E  ` at a line start
  * and, in a window that is not ASCII, the first two bytes of the marks
  * `✕ ✗ ✖ ● ⚠ ×`. A line holding none is never a form; each line holding
@@ -54,7 +54,7 @@ const encoder = new TextEncoder();
 /** Bytes decoded and searched at a time (whole lines: a window ends after a line feed). */
 const WINDOW_BYTES = 16384;
 
-/** The words searched in any case, and `Exception` as written. */
+/** The words searched in any case (`Exception` is searched as written, with the rare leads). */
 const WORDS = new RegExp(
   trieAlternation([
     ...MARKER_WORDS.filter((word) => word !== "exception"),
@@ -63,11 +63,14 @@ const WORDS = new RegExp(
     "critical",
     "caused by",
     "not ok",
-  ]) + "|(?-i:Exception)",
+  ]),
   "gi",
 );
-/** Leads searched as written with `indexOf`, in every window: their first bytes are rare. */
-const RARE_LEADS = ["-->", "*** ", "* What", "ERR", 'File "']; // ERR: npm ERR!, ERR_PNPM_
+/**
+ * Leads and words searched as written with `indexOf`, in every window: their first bytes are
+ * rare, and `Exception` in the search above put its `x` where V8's skip table looks.
+ */
+const RARE_LEADS = ["-->", "*** ", "* What", "ERR", 'File "', "Exception"]; // ERR: npm ERR!, ERR_PNPM_
 
 /** Kotlin's and pytest's leads at a line start (after a line feed): one search, every line a try. */
 const COLUMN0 = String.raw`\n(?:e: |w: |E  )`;
@@ -88,7 +91,6 @@ const SEARCHED = [
   "critical",
   "caused by",
   "not ok",
-  "Exception",
   ...RARE_LEADS,
   ...FIRST_LINE,
   ...MARKS_BYTES,
