@@ -117,10 +117,8 @@ const SPLIT_AFTER_SPACE = new Set(
 /**
  * In a window holding ESC, besides the searches above on its raw text: an
  * ESC that may split a searched word or lead (see {@link SPLIT_AFTER}),
- * and ({@link LEADS_AFTER_ESCAPE}, instead of the column-0 and mark search)
- * a column-0 lead after a line feed or after an ESC on its line (a
- * sequence that may start the line), and a mark; each such line is
- * classified whatever it holds.
+ * and ({@link COLUMN0_AFTER}) a line that starts with sequences and then a
+ * column-0 lead; each such line is classified whatever it holds.
  */
 
 const SPLITS = new RegExp(
@@ -129,10 +127,15 @@ const SPLITS = new RegExp(
   }]|${[...SPLIT_AFTER_SPACE].map((w) => RegExp.escape(w)).join("|")})\x1b)`,
   "gi",
 );
-const LEADS_AFTER_ESCAPE = new RegExp(
-  `(?:${FIRST_LINE.join("|")})(?<=(?:\n|\x1b[^\n]*)[^\n]{3})|${MARKS.join("|")}`,
-  "g",
-);
+/**
+ * A line whose shown text starts with a column-0 lead that its raw text
+ * does not start with starts with ESC (what is removed starts so): a
+ * column-0 lead anywhere in a line that starts with ESC, the lead searched
+ * first (a sequence inside the lead is one of {@link SPLITS}).
+ */
+const LEADS = FIRST_LINE.join("|");
+const LEADS_AFTER_ESCAPE = new RegExp(`(?:${LEADS})(?<=\n\x1b[^\n]*)`, "g");
+const FIRST_LEAD_AFTER_ESCAPE = new RegExp(`\x1b[^\n]*?(?:${LEADS})`, "y");
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
 export type DiagnosticSink = (
@@ -226,12 +229,16 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
     }
   }
   const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
-  for (const search of escaped ? [LEADS_AFTER_ESCAPE, SPLITS] : [leads]) {
+  for (const search of escaped ? [leads, LEADS_AFTER_ESCAPE, SPLITS] : [leads]) {
     search.lastIndex = 0;
     for (let m = search.exec(text); m !== null; m = search.exec(text)) {
       starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));
     }
   }
-  if (FIRST_LINE.some((lead) => text.startsWith(lead))) starts.push(0);
+  FIRST_LEAD_AFTER_ESCAPE.lastIndex = 0;
+  if (
+    FIRST_LINE.some((lead) => text.startsWith(lead)) ||
+    (escaped && FIRST_LEAD_AFTER_ESCAPE.test(text))
+  ) starts.push(0);
   if (starts.length > words) starts.sort((a, b) => a - b);
 }
