@@ -121,11 +121,16 @@ const SPLIT_AFTER_SPACE = new Set(
  * column-0 lead; each such line is classified whatever it holds.
  */
 
+/** `c` in both cases, as a class member. */
+const bothCases = (c: string) =>
+  [...new Set([c.toLowerCase(), c.toUpperCase()])].map((x) =>
+    "\\u" + x.charCodeAt(0).toString(16).padStart(4, "0")
+  ).join("");
 const SPLITS = new RegExp(
-  `\x1b(?<=(?:[${
-    [...SPLIT_AFTER].map((c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")).join("")
-  }]|${[...SPLIT_AFTER_SPACE].map((w) => RegExp.escape(w)).join("|")})\x1b)`,
-  "gi",
+  `\x1b(?<=(?:[${[...SPLIT_AFTER].map(bothCases).join("")}]|${
+    [...SPLIT_AFTER_SPACE].map((w) => [...w].map((c) => `[${bothCases(c)}]`).join("")).join("|")
+  })\x1b)`,
+  "g",
 );
 /**
  * A line whose shown text starts with a column-0 lead that its raw text

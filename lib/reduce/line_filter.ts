@@ -14,8 +14,10 @@
  * Diagnostics: the complete lines of each chunk after its first are
  * screened up front (`_diagnostic_screen.ts`); the first line of a chunk
  * (it may have begun in the previous one) and the stream's last line are
- * classified on their own. A line is classified by its content as shown
- * (cut to the line limit, ANSI sequences removed when stripping). The fast paths stop at each diagnostic line,
+ * classified on their own. A line is classified as shown: cut to the line
+ * limit, ANSI sequences removed (the classifier removes them, whether or
+ * not the rule strips them from what it shows). The fast paths stop at
+ * each diagnostic line,
  * which is then read on its own: filtered out, it is kept as evidence
  * (`LineRetention.keepEvidence`) where it sits; a candidate past the head
  * is reported with its candidate index (`LineRetention.keepDiagnostic`).
