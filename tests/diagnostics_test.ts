@@ -358,10 +358,20 @@ Deno.test("a line is classified as shown: ANSI sequences inside or before a form
       "\x1b[31me: \x1b[0mfile:///x/A.kt:3:5 Unresolved reference",
       "src/a.ts(3,5): \x1b[91merror\x1b[0m \x1b[90mTS2322: \x1b[0mType 'string'",
       "\x1b]8;;file:///x\x1b\\main.c\x1b]8;;\x1b\\:3:9: error: expected ';'",
+      "not \x1b[31mok 2 - adds",
+      "Caused \x1b[2mby: java.io.IOException: x",
+      "\x1b]8;;u\x07E  \x1b]8;;\x07   assert 1 == 2",
     ]
   ) {
     assert.equal(form(line), FAILURE_DIAGNOSTIC, JSON.stringify(line));
     assert.ok(classifyText(line) & Evidence.Diagnostic, JSON.stringify(line));
+    // The chunk screen finds it too, among plain coloured lines.
+    const chunk = encoder.encode(`\x1b[32mok\x1b[0m 1\n${line}\n\x1b[32mok\x1b[0m 3\n`);
+    const found: number[] = [];
+    screenDiagnostics(chunk, 0, chunk.length, (_, start) => {
+      found.push(start);
+    }, () => 0);
+    assert.deepEqual(found, [14], JSON.stringify(line));
   }
   assert.equal(form("\x1b[32m✓\x1b[0m parses errors"), 0);
 });

@@ -17,23 +17,34 @@
  * one is classified by the caller's `form`, once, in order.
  *
  * Lines are screened as shown: the classifier reads a line with its ANSI
- * sequences removed, so a window holding ESC is searched with its
- * well-formed CSI sequences (`ESC [ … final`: colours, cursor moves)
- * removed, exactly as the stripper (`lib/bytes/ansi.ts`) removes them, and
- * every line still holding an ESC (any other sequence, which the stripper
- * may remove otherwise) is classified too. A match there is mapped back to
- * its line by counting line feeds, which a removal never touches.
+ * sequences removed, and every byte the stripper (`lib/bytes/ansi.ts`)
+ * removes belongs to a sequence that starts with ESC. So in a window
+ * holding ESC the searches above run on the raw text (a word the colours
+ * only surround is there whole) and two more find the rest: an ESC right
+ * after a character of a searched word or lead that another of its
+ * characters follows ({@link SPLITS}, {@link SPACE_SPLITS}: `err\x1b[0mor`, whatever the
+ * sequence), and a column-0 lead in a line that starts with ESC
+ * ({@link LEADS_AFTER_ESCAPE}). Both are supersets: the caller's `form`
+ * decides each line they find.
  *
- * Measured (in process, 64 KiB blocks of `bench/reduce_throughput.ts`'s
- * shapes, CPU time, same run; load average 5–7 on 2 cores): the search
- * for `exception` in any case put `x` (its second letter) in every
+ * Measured (in process, the 64 KiB blocks of `bench/reduce_throughput.ts`,
+ * CPU time, old and new in the same run; load average 5–12 on 2 cores, so
+ * each figure is one of two or three runs that differed by up to 40%):
+ * searching `exception` in any case put `x` (its second letter) in every
  * position V8's skip table looks at, so a run of `x` cost 8 ns a byte
- * (filter_heavy, 42% `x`: 251 MB/s); `Exception` as written runs it at
- * 1,320–1,690 MB/s. The window that was not ASCII was copied by a byte loop
- * (moving 0x80–0x9F to 0xA0–0xBF so the string stayed one byte a
- * character): 321–345 MB/s on invalid UTF-8, against 1,095–1,218 for
- * windows-1252 decoding, whose few two-byte characters V8 searches
- * nearly as fast.
+ * (filter_heavy, 42% `x`: 251 MB/s for the word search alone), and
+ * `Exception` as written in the same search still did (605–653 MB/s);
+ * without it, with `Exception` found by `indexOf`, the search runs at
+ * 1,540–1,710. A window that was not ASCII was copied by a byte loop
+ * (0x80–0x9F moved to 0xA0–0xBF so the string stayed one byte a
+ * character), then decoded: the whole screen ran at 300–345 MB/s on
+ * invalid UTF-8; decoded as windows-1252 without the copy, 360–390. The
+ * whole screen on the blocks, old (bea92f8) against this one: short
+ * 540–700 → 590–830, invalid_utf8 300–345 → 360–390, filter_heavy 270–330
+ * (finding 41 diagnostics a block) → 220–330 (finding 108: its coloured
+ * `error[E0…]` lines are now read as shown), ansi 1,100–1,400 → 280–560:
+ * the split search costs one look behind each ESC, and that block has
+ * one ESC every 9 bytes. Reducer figures: docs/rules.md, "Throughput".
  *
  * Bound: no state but the compiled searches; one window of at most
  * {@link WINDOW_BYTES} bytes is decoded at a time, with at most one line
@@ -126,10 +137,12 @@ const bothCases = (c: string) =>
   [...new Set([c.toLowerCase(), c.toUpperCase()])].map((x) =>
     "\\u" + x.charCodeAt(0).toString(16).padStart(4, "0")
   ).join("");
-const SPLITS = new RegExp(
-  `\x1b(?<=(?:[${[...SPLIT_AFTER].map(bothCases).join("")}]|${
+const SPLITS = new RegExp(`\x1b(?<=[${[...SPLIT_AFTER].map(bothCases).join("")}]\x1b)`, "g");
+/** The spaces of {@link SPLIT_AFTER_SPACE} before an ESC, searched text first. */
+const SPACE_SPLITS = new RegExp(
+  `(?:${
     [...SPLIT_AFTER_SPACE].map((w) => [...w].map((c) => `[${bothCases(c)}]`).join("")).join("|")
-  })\x1b)`,
+  })\x1b`,
   "g",
 );
 /**
@@ -234,7 +247,7 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
     }
   }
   const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
-  for (const search of escaped ? [leads, LEADS_AFTER_ESCAPE, SPLITS] : [leads]) {
+  for (const search of escaped ? [leads, LEADS_AFTER_ESCAPE, SPLITS, SPACE_SPLITS] : [leads]) {
     search.lastIndex = 0;
     for (let m = search.exec(text); m !== null; m = search.exec(text)) {
       starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));

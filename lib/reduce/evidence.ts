@@ -5,7 +5,8 @@
  * the line's bytes for the diagnostic marker, and the notice and summary
  * forms are matched on at most the first {@link NOTICE_WINDOW_BYTES} bytes,
  * decoded only when a byte screen (`_form_screen.ts`) says a form may be
- * present. Nothing is kept between calls but one reused encoding buffer.
+ * present. Nothing is kept between calls but one reused encoding buffer
+ * and one reused buffer for a line stripped of ANSI sequences.
  *
  * The flags (a line may carry several):
  *
