@@ -149,10 +149,17 @@ const SPACE_SPLITS = new RegExp(
  * A line whose shown text starts with a column-0 lead that its raw text
  * does not start with starts with ESC (what is removed starts so): a
  * column-0 lead anywhere in a line that starts with ESC, the lead searched
- * first (a sequence inside the lead is one of {@link SPLITS}).
+ * first (a sequence inside the lead is one of {@link SPLITS}); in a window
+ * holding ESC, one search for it and for a column-0 lead after a line
+ * feed (and the marks, when not ASCII) stands for the column-0 search.
  */
 const LEADS = FIRST_LINE.join("|");
-const LEADS_AFTER_ESCAPE = new RegExp(`(?:${LEADS})(?<=\n\x1b[^\n]*)`, "g");
+const COLUMN0_OR_AFTER_ESCAPE = `(?:${LEADS})(?<=\n(?:\x1b[^\n]*)?[^\n]{3})`;
+const LEADS_AFTER_ESCAPE = new RegExp(COLUMN0_OR_AFTER_ESCAPE, "g");
+const LEADS_OR_MARKS_AFTER_ESCAPE = new RegExp(
+  `${COLUMN0_OR_AFTER_ESCAPE}|${MARKS.join("|")}`,
+  "g",
+);
 const FIRST_LEAD_AFTER_ESCAPE = new RegExp(`\x1b[^\n]*?(?:${LEADS})`, "y");
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
@@ -247,7 +254,8 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
     }
   }
   const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
-  for (const search of escaped ? [leads, LEADS_AFTER_ESCAPE, SPLITS, SPACE_SPLITS] : [leads]) {
+  const afterEscape = ascii ? LEADS_AFTER_ESCAPE : LEADS_OR_MARKS_AFTER_ESCAPE;
+  for (const search of escaped ? [afterEscape, SPLITS, SPACE_SPLITS] : [leads]) {
     search.lastIndex = 0;
     for (let m = search.exec(text); m !== null; m = search.exec(text)) {
       starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));
