@@ -145,6 +145,14 @@ const SPACE_SPLITS = new RegExp(
   })\x1b`,
   "g",
 );
+/** {@link SPLITS}, {@link SPACE_SPLITS} and the column-0 search of a window holding ESC, in one. */
+const ESCAPED = (marks: boolean) =>
+  new RegExp(
+    `${SPLITS.source}|${SPACE_SPLITS.source}|${COLUMN0_OR_AFTER_ESCAPE}${
+      marks ? `|${MARKS.join("|")}` : ""
+    }`,
+    "g",
+  );
 /**
  * A line whose shown text starts with a column-0 lead that its raw text
  * does not start with starts with ESC (what is removed starts so): a
@@ -155,11 +163,8 @@ const SPACE_SPLITS = new RegExp(
  */
 const LEADS = FIRST_LINE.join("|");
 const COLUMN0_OR_AFTER_ESCAPE = `(?:${LEADS})(?<=\n(?:\x1b[^\n]*)?[^\n]{3})`;
-const LEADS_AFTER_ESCAPE = new RegExp(COLUMN0_OR_AFTER_ESCAPE, "g");
-const LEADS_OR_MARKS_AFTER_ESCAPE = new RegExp(
-  `${COLUMN0_OR_AFTER_ESCAPE}|${MARKS.join("|")}`,
-  "g",
-);
+const ESCAPED_ASCII = ESCAPED(false);
+const ESCAPED_OTHER = ESCAPED(true);
 const FIRST_LEAD_AFTER_ESCAPE = new RegExp(`\x1b[^\n]*?(?:${LEADS})`, "y");
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
@@ -254,8 +259,8 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
     }
   }
   const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
-  const afterEscape = ascii ? LEADS_AFTER_ESCAPE : LEADS_OR_MARKS_AFTER_ESCAPE;
-  for (const search of escaped ? [afterEscape, SPLITS, SPACE_SPLITS] : [leads]) {
+  const afterEscape = ascii ? ESCAPED_ASCII : ESCAPED_OTHER;
+  for (const search of escaped ? [afterEscape] : [leads]) {
     search.lastIndex = 0;
     for (let m = search.exec(text); m !== null; m = search.exec(text)) {
       starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));
