@@ -20,12 +20,12 @@
  * sequences removed, and every byte the stripper (`lib/bytes/ansi.ts`)
  * removes belongs to a sequence that starts with ESC. So in a window
  * holding ESC the searches above run on the raw text (a word the colours
- * only surround is there whole) and two more find the rest: an ESC right
- * after a character of a searched word or lead that another of its
- * characters follows ({@link SPLITS}, {@link SPACE_SPLITS}: `err\x1b[0mor`, whatever the
- * sequence), and a column-0 lead in a line that starts with ESC
- * ({@link LEADS_AFTER_ESCAPE}). Both are supersets: the caller's `form`
- * decides each line they find.
+ * only surround is there whole) and one more search finds the rest: an
+ * ESC right after a character of a searched word or lead that another of
+ * its characters follows ({@link SPLITS}, {@link SPACE_SPLITS}:
+ * `err\x1b[0mor`, whatever the sequence), and a column-0 lead in a line
+ * that starts with ESC ({@link COLUMN0_OR_AFTER_ESCAPE}). It finds a
+ * superset: the caller's `form` decides each line.
  *
  * Measured (in process, the 64 KiB blocks of `bench/reduce_throughput.ts`,
  * CPU time, old and new in the same run; load average 5–12 on 2 cores, so
@@ -136,13 +136,6 @@ const SPLIT_AFTER_SPACE = new Set(
     [...word.slice(0, -1)].flatMap((c, k) => c === " " ? [word.slice(0, k + 1)] : [])
   ),
 );
-/**
- * In a window holding ESC, besides the searches above on its raw text: an
- * ESC that may split a searched word or lead (see {@link SPLIT_AFTER}),
- * and ({@link COLUMN0_AFTER}) a line that starts with sequences and then a
- * column-0 lead; each such line is classified whatever it holds.
- */
-
 /** `c` in both cases, as a class member. */
 const bothCases = (c: string) =>
   [...new Set([c.toLowerCase(), c.toUpperCase()])].map((x) =>
@@ -252,7 +245,7 @@ export function screenDiagnostics(
 /**
  * Fills `starts` (cleared first) with the offsets in the window `text` of
  * the lines that hold a searched word or lead (and, when the window holds
- * ESC, {@link SPLITS} and {@link LEADS_AFTER_ESCAPE}), ascending, a line
+ * ESC, those {@link ESCAPED} finds), ascending, a line
  * possibly more than once.
  */
 function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: number[]): void {
