@@ -16,6 +16,7 @@ import {
   DIAGNOSTIC_ANCHORS,
   diagnosticForm,
   Evidence,
+  FAILURE_DIAGNOSTIC,
   MARKER_WORDS,
   mayLeadForm,
 } from "../lib/reduce/evidence.ts";
@@ -24,6 +25,7 @@ import { reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
 import { createStreamReducer } from "../lib/reduce/mod.ts";
+import { screenDiagnostics } from "../lib/reduce/_diagnostic_screen.ts";
 import type { ReductionRule } from "../lib/rules/model.ts";
 
 const parser = await loadShellParser();
@@ -317,3 +319,148 @@ Deno.test("property: a line without a marker or anchor word is a form only by it
   );
   assert.ok(checked > 4000, `${checked} lines checked`);
 });
+
+Deno.test("deno check's own errors (TS2322 [ERROR]: …) are diagnostic forms", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/bad.ts`, 'const n: number = "one";\nexport { n };\n');
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["check", "--quiet", `${dir}/bad.ts`],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.success, false);
+    const lines = decoder.decode(out.stderr).split("\n");
+    const error = lines.find((l) => l.startsWith("TS2322 [ERROR]: "));
+    assert.ok(error !== undefined, lines.join("\n"));
+    const bytes = encoder.encode(error);
+    assert.equal(diagnosticForm(bytes, 0, bytes.length), FAILURE_DIAGNOSTIC, error);
+    // After a grep prefix too (a data row of `grep -rn TS2322 logs`).
+    const row = encoder.encode(`logs/check.log:3:${error}`);
+    assert.equal(diagnosticForm(row, 0, row.length), FAILURE_DIAGNOSTIC);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a line is classified as shown: ANSI sequences inside or before a form hide nothing", () => {
+  const form = (line: string) => {
+    const bytes = encoder.encode(line);
+    return diagnosticForm(bytes, 0, bytes.length);
+  };
+  for (
+    const line of [
+      "\x1b[31merr\x1b[0mor: mismatched types",
+      "\x1b[1m\x1b[31merror\x1b[0m\x1b[1m: mismatched types\x1b[0m",
+      "e\x1b[1mr\x1b[0mr\x1b[2mo\x1b[0mr[E0308]: mismatched types",
+      "\x1b[31me: \x1b[0mfile:///x/A.kt:3:5 Unresolved reference",
+      "src/a.ts(3,5): \x1b[91merror\x1b[0m \x1b[90mTS2322: \x1b[0mType 'string'",
+      "\x1b]8;;file:///x\x1b\\main.c\x1b]8;;\x1b\\:3:9: error: expected ';'",
+      "not \x1b[31mok 2 - adds",
+      "Caused \x1b[2mby: java.io.IOException: x",
+      "\x1b]8;;u\x07E  \x1b]8;;\x07   assert 1 == 2",
+    ]
+  ) {
+    assert.equal(form(line), FAILURE_DIAGNOSTIC, JSON.stringify(line));
+    assert.ok(classifyText(line) & Evidence.Diagnostic, JSON.stringify(line));
+    // The chunk screen finds it too, among plain coloured lines.
+    const chunk = encoder.encode(`\x1b[32mok\x1b[0m 1\n${line}\n\x1b[32mok\x1b[0m 3\n`);
+    const found: number[] = [];
+    screenDiagnostics(chunk, 0, chunk.length, (_, start) => {
+      found.push(start);
+    }, () => 0);
+    assert.deepEqual(found, [14], JSON.stringify(line));
+  }
+  assert.equal(form("\x1b[32m✓\x1b[0m parses errors"), 0);
+});
+
+/** Inserts `sequences[k]` before the `at[k]`-th character of `line` (positions clamped, in order). */
+function withSequences(line: string, at: number[], sequences: string[]): string {
+  const chars = [...line];
+  const cuts = at.map((a) => a % (chars.length + 1)).sort((a, b) => a - b);
+  let out = "";
+  let from = 0;
+  cuts.forEach((cut, k) => {
+    out += chars.slice(from, cut).join("") + sequences[k % sequences.length];
+    from = cut;
+  });
+  return out + chars.slice(from).join("");
+}
+
+Deno.test("property: the chunk screen finds exactly the lines the classifier calls diagnostics", () => {
+  const sequence = fc.constantFrom(
+    "\x1b[31m",
+    "\x1b[0m",
+    "\x1b[1;32m",
+    "\x1b[K",
+    "\x1b]8;;file:///x\x07",
+    "\x1b]8;;\x1b\\",
+    "\x1b(B",
+    "\x1b[12",
+    "\x1b",
+  );
+  const base = fc.oneof(
+    fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES, ...DATA_ROWS, "plain progress 10%", ""),
+    fc.constantFrom(
+      "TS2322 [ERROR]: Type 'x'",
+      "caused by: x",
+      "not ok 3 - y",
+      "thread 'm' panicked at x",
+    ),
+    fc.constantFrom(...DIAGNOSTICS).map((l) => l.toUpperCase()),
+    fc.constantFrom(...DIAGNOSTICS, ...DATA_ROWS).chain((l) =>
+      fc.tuple(fc.nat(l.length), fc.nat(l.length)).map(([a, b]) => l.slice(Math.min(a, b)))
+    ),
+  );
+  const lineArb = fc.tuple(
+    base,
+    fc.array(fc.nat(200), { maxLength: 4 }),
+    fc.array(sequence, { minLength: 1, maxLength: 4 }),
+    fc.constantFrom("", "", "  ", "\t", "\xff\xfe"),
+    fc.constantFrom("\n", "\r\n"),
+  ).map(([l, at, seqs, lead, ending]) => [lead + withSequences(l, at, seqs), ending] as const);
+  fc.assert(
+    fc.property(
+      fc.array(lineArb, { minLength: 1, maxLength: 80 }),
+      fc.nat(400),
+      (rows, filler) => {
+        // A run of plain lines before them moves them across the screen's 16 KiB windows.
+        const lines = [
+          ...Array.from(
+            { length: filler },
+            (_, i) => [`filler line ${i} `.repeat(4), "\n"] as const,
+          ),
+          ...rows,
+        ];
+        const parts = lines.map(([l, e]) => l + e);
+        const bytes = new Uint8Array(parts.flatMap((p) => [...latin1Bytes(p)]));
+        const expected: number[] = [];
+        let at = 0;
+        for (const [l, e] of lines) {
+          const content = latin1Bytes(l);
+          if (diagnosticForm(content, 0, content.length) !== 0) expected.push(at);
+          at += content.length + e.length;
+        }
+        const found: number[] = [];
+        screenDiagnostics(bytes, 0, bytes.length, (_, start) => {
+          found.push(start);
+        }, () => 0);
+        assert.deepEqual(found, expected);
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
+
+/** `text` as bytes: UTF-8, but each `\xff` and `\xfe` as that byte (invalid UTF-8). */
+function latin1Bytes(text: string): Uint8Array {
+  const parts = text.split(/([\xfe\xff])/);
+  const out: number[] = [];
+  for (const part of parts) {
+    if (part === "\xff" || part === "\xfe") out.push(part.charCodeAt(0));
+    else out.push(...encoder.encode(part));
+  }
+  return new Uint8Array(out);
+}

@@ -111,15 +111,25 @@ export class KeyTable {
   /**
    * Counts `key[start, start + length)`, not in the table and whose
    * fingerprint is current, among the distinct further keys: told apart by
-   * its fingerprint (its last eight bytes and length) with a 32-bit FNV-1a
-   * hash of the bytes before those, so two keys are one only when all of
-   * those agree.
+   * its fingerprint (its last eight bytes and length) with a 32-bit
+   * FNV-style hash of the bytes before those, four at a time (the list
+   * kind's bench, where most rows' directories are beyond the table: a byte
+   * at a time this hash took 11.6% of the CPU profile, four at a time 7.0%),
+   * so two keys are one only when all of those agree.
    */
   private _countOther(key: Uint8Array, start: number, length: number): void {
     if (!this.otherKeysExact) return;
     // The fingerprint holds the last eight bytes and the length; the hash covers the rest.
     let h1 = 0x811c9dc5 ^ length;
-    for (let i = start; i < start + length - 8; i++) h1 = Math.imul(h1 ^ key[i], 0x01000193);
+    const stop = start + length - 8;
+    let i = start;
+    // Four bytes a step (a step is a bijection of h1 for each word, so one word apart is apart).
+    for (; i + 4 <= stop; i += 4) {
+      const word = key[i] | (key[i + 1] << 8) | (key[i + 2] << 16) | (key[i + 3] << 24);
+      h1 = Math.imul(h1 ^ word, 0x01000193);
+      h1 ^= h1 >>> 15;
+    }
+    for (; i < stop; i++) h1 = Math.imul(h1 ^ key[i], 0x01000193);
     h1 |= 1; // (0, 0) marks an empty slot
     const h2 = this._lowNow ^ Math.imul(this._highNow, 0x9e3779b1) ^ length;
     const table = this._other ??= new Int32Array(2 * OTHER_SLOTS);

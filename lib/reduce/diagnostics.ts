@@ -3,8 +3,15 @@
  * diagnostic (an error, a failure, a warning) that every reducer kind and
  * the global cap must keep, and that the corpus measure counts. Pure and
  * bounded: it reads at most the first {@link DIAGNOSTIC_WINDOW_BYTES} bytes
- * of a line (never a byte past its end), never decodes, and allocates
- * nothing (the false-positive test, run on marker lines only, one view).
+ * of a line as shown (never a byte past its end), never decodes, and
+ * allocates nothing (the false-positive test, run on marker lines only,
+ * one view).
+ *
+ * A line is read as shown: when its window holds ESC, its ANSI sequences
+ * are removed (`lib/bytes/ansi.ts`, the stripper every reducer shows lines
+ * with) into a fixed scratch buffer, a piece at a time until the window is
+ * full, so `\x1b[31merr\x1b[0mor: x` is `error: x` and a colour code before
+ * a lead does not hide it, whatever reducer, cap or measure asks.
  *
  * A line is a diagnostic by its **form**, for every toolchain YARP has
  * rules for, read at the line's first non-blank byte and again after up to
@@ -12,7 +19,8 @@
  * so a grep prefix (`build.log:40:`) or a compiler's location does not hide
  * it:
  *
- * - `error:`, `error[E0308]:`, `error TS2322:`, `fatal error:`, `fatal:`,
+ * - `error:`, `error[E0308]:`, `error TS2322:`, deno check's `TS2322 [ERROR]:`
+ *   (and `[WARNING]`), `fatal error:`, `fatal:`,
  *   `warning:`, `warn:`, `panic:`, `Error:` (any case), `FAIL`, `FAILED`,
  *   `ERROR`, `WARN`, `WARNING`, `FATAL`, `CRITICAL` (as written, before a
  *   space, tab, `:` or the end), `[ERROR]`, `[WARNING]`, `[error]`, … (Maven,
@@ -49,6 +57,7 @@
  *
  * @module
  */
+import { AnsiStripper } from "../bytes/mod.ts";
 import { formatCount } from "./marker.ts";
 
 /**
@@ -253,6 +262,10 @@ function wordLead(
     } // Kotlin's `e: …`, yarn's `error Message`, pytest's `E   assert …`: column 0 only.
     else if (column0 && next < end) return strength;
   }
+  if (b === 0x54 && byteAt(bytes, at + 1, end) === 0x53) {
+    const found = denoCheck(bytes, at, end);
+    if (found !== NOT_DIAGNOSTIC) return found;
+  }
   if (located) return exceptionName(bytes, at, end);
   if (b === 0xe2 && has(bytes, at, end, BULLET)) {
     return has(bytes, at, end, CONSOLE) ? NOT_DIAGNOSTIC : FAILURE_DIAGNOSTIC;
@@ -275,6 +288,16 @@ function wordLead(
   const name = b === 0x55 && has(bytes, at, end, UNCAUGHT) ? at + UNCAUGHT.length : at;
   return exceptionName(bytes, name, end);
 }
+
+/** deno check's `TS2322 [ERROR]: …` (or `[WARNING]`) at `at`: `TS`, digits, a space, a bracketed level. */
+function denoCheck(bytes: Uint8Array, at: number, end: number): number {
+  const digits = skipDigits(bytes, at + 2, end);
+  if (digits === at + 2 || byteAt(bytes, digits, end) !== 0x20) return NOT_DIAGNOSTIC;
+  if (has(bytes, digits + 1, end, BRACKET_ERROR)) return FAILURE_DIAGNOSTIC;
+  return has(bytes, digits + 1, end, BRACKET_WARNING) ? WARNING_DIAGNOSTIC : NOT_DIAGNOSTIC;
+}
+const BRACKET_ERROR = bytesOf("[ERROR]");
+const BRACKET_WARNING = bytesOf("[WARNING]");
 
 /** make's `make: *** …`, `make[2]: *** …`, `gmake: *** …` at `at`. */
 function makeStars(bytes: Uint8Array, at: number, end: number): number {
@@ -424,9 +447,42 @@ function skipBlanks(bytes: Uint8Array, at: number, end: number): number {
  * equal(form("src/a.ts(3,5): error TS2322: Type 'string' is not assignable"), FAILURE_DIAGNOSTIC);
  * equal(form("build.log:40:main.c:3:9: error: expected ';'"), FAILURE_DIAGNOSTIC);
  * equal(form("src/a.ts:12:export class ParseError extends Error {}"), NOT_DIAGNOSTIC);
+ * equal(form("TS2322 [ERROR]: Type 'string' is not assignable to type 'number'."), FAILURE_DIAGNOSTIC);
+ * equal(form("\x1b[31merr\x1b[0mor\x1b[1m:\x1b[0m mismatched types"), FAILURE_DIAGNOSTIC);
  * ```
  */
 export function diagnosticForm(bytes: Uint8Array, start: number, end: number): number {
+  const stop = Math.min(end, start + DIAGNOSTIC_WINDOW_BYTES);
+  for (let i = start; i < stop; i++) {
+    if (bytes[i] === ESC) return shownForm(bytes, start, end);
+  }
+  return rawForm(bytes, start, end);
+}
+
+const ESC = 0x1b;
+/** Bytes stripped at a time; the scratch holds a window and one piece's output. */
+const SHOWN_PIECE_BYTES = 1024;
+const shownScratch = new Uint8Array(DIAGNOSTIC_WINDOW_BYTES + SHOWN_PIECE_BYTES);
+const shownStripper = new AnsiStripper();
+
+/** {@link rawForm} of the first {@link DIAGNOSTIC_WINDOW_BYTES} bytes of `bytes[start, end)` with its ANSI sequences removed. */
+function shownForm(bytes: Uint8Array, start: number, end: number): number {
+  shownStripper.reset();
+  let out = 0;
+  for (let at = start; at < end && out < DIAGNOSTIC_WINDOW_BYTES; at += SHOWN_PIECE_BYTES) {
+    out = shownStripper.strip(
+      bytes,
+      at,
+      Math.min(end, at + SHOWN_PIECE_BYTES),
+      shownScratch,
+      out,
+    );
+  }
+  return rawForm(shownScratch, 0, Math.min(out, DIAGNOSTIC_WINDOW_BYTES));
+}
+
+/** {@link diagnosticForm} of a line as its bytes are, ANSI sequences and all. */
+function rawForm(bytes: Uint8Array, start: number, end: number): number {
   const stop = Math.min(end, start + DIAGNOSTIC_WINDOW_BYTES);
   const lead = skipBlanks(bytes, start, stop);
   if (lead === stop) return NOT_DIAGNOSTIC;

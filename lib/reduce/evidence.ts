@@ -5,7 +5,8 @@
  * the line's bytes for the diagnostic marker, and the notice and summary
  * forms are matched on at most the first {@link NOTICE_WINDOW_BYTES} bytes,
  * decoded only when a byte screen (`_form_screen.ts`) says a form may be
- * present. Nothing is kept between calls but one reused encoding buffer.
+ * present. Nothing is kept between calls but one reused encoding buffer
+ * and one reused buffer for a line stripped of ANSI sequences.
  *
  * The flags (a line may carry several):
  *
@@ -41,13 +42,18 @@
  *   cmake's `-- Build files have been written to: …`; Surefire's per-class
  *   `Tests run: … Time elapsed: …` lines are not summaries).
  *
- * Lines are classified as bytes (no ANSI removal: callers strip first); the
- * text form {@link classifyText} encodes a string and classifies the same
- * way, so the corpus and the reducers share one definition. White space
+ * Lines are classified as shown: a line holding ESC is classified with its
+ * ANSI sequences removed (`lib/bytes/ansi.ts`, into a scratch buffer that
+ * grows to the longest such line; the reducers strip first, so they never
+ * pay for it), so a colour code inside or before a marker word
+ * (`\x1b[31merr\x1b[0mor:`) hides nothing; the text form {@link classifyText}
+ * encodes a string and classifies the same way, so the corpus and the
+ * reducers share one definition. White space
  * before a passing mark is ASCII white space or U+00A0.
  *
  * @module
  */
+import { AnsiStripper, indexOfByte } from "../bytes/mod.ts";
 import { formWordAt, isFormWordLead, mayHoldForm } from "./_form_screen.ts";
 import {
   diagnosticForm,
@@ -396,6 +402,10 @@ const decoder = new TextDecoder();
  * warnings), or none. One pass over the line.
  */
 export function markerFlags(bytes: Uint8Array, start: number, end: number): number {
+  if (indexOfByte(bytes, ESC, start, end) !== -1) {
+    const length = stripLine(bytes, start, end);
+    return markerFlags(shown, 0, length);
+  }
   if (isPassingLine(bytes, start, end)) return Evidence.Passing;
   return diagnosticEvidence(bytes, start, end, diagnosticMarker(bytes, start, end), false);
 }
@@ -454,6 +464,10 @@ export function classifyLine(
   end: number,
   formOnly = false,
 ): number {
+  if (indexOfByte(bytes, ESC, start, end) !== -1) {
+    const length = stripLine(bytes, start, end);
+    return classifyLine(shown, 0, length, formOnly);
+  }
   if (isPassingLine(bytes, start, end)) return Evidence.Passing | formFlags(bytes, start, end);
   const found = scan(bytes, start, end, true);
   return diagnosticEvidence(bytes, start, end, found & MARKER_BITS, formOnly) |
@@ -486,6 +500,18 @@ export function classifyUnmarkedLine(bytes: Uint8Array, start: number, end: numb
     ? diagnosticEvidence(bytes, start, end, NO_MARKER, true)
     : Evidence.None;
   return diagnostic | forms(bytes, start, end, 0);
+}
+
+const ESC = 0x1b;
+const stripper = new AnsiStripper();
+/** The last line {@link stripLine} stripped. */
+let shown = new Uint8Array(1024);
+
+/** Strips the ANSI sequences of the line `bytes[start, end)` into {@link shown}; returns its length. */
+function stripLine(bytes: Uint8Array, start: number, end: number): number {
+  if (shown.length < end - start) shown = new Uint8Array(end - start);
+  stripper.reset();
+  return stripper.strip(bytes, start, end, shown, 0);
 }
 
 const encoder = new TextEncoder();

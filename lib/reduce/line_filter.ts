@@ -14,8 +14,10 @@
  * Diagnostics: the complete lines of each chunk after its first are
  * screened up front (`_diagnostic_screen.ts`); the first line of a chunk
  * (it may have begun in the previous one) and the stream's last line are
- * classified on their own. A line is classified by its content as shown
- * (cut to the line limit, ANSI sequences removed when stripping). The fast paths stop at each diagnostic line,
+ * classified on their own. A line is classified as shown: cut to the line
+ * limit, ANSI sequences removed (the classifier removes them, whether or
+ * not the rule strips them from what it shows). The fast paths stop at
+ * each diagnostic line,
  * which is then read on its own: filtered out, it is kept as evidence
  * (`LineRetention.keepEvidence`) where it sits; a candidate past the head
  * is reported with its candidate index (`LineRetention.keepDiagnostic`).
@@ -62,7 +64,7 @@ export class LineFilterStreamReducer implements StreamReducer {
   private readonly _tailLines: number;
   /** Where the diagnostic lines of the chunk being pushed start, in order (see the module comment). */
   private readonly _marks: number[] = [];
-  /** `diagnosticForm` of a line's content (see the module comment); changes the current content. */
+  /** `diagnosticForm` of a line's content (see the module comment). */
   private readonly _form: (bytes: Uint8Array, start: number, end: number) => number;
 
   /** Compiles `spec`'s patterns once and prepares state for `rule`. */
@@ -80,12 +82,10 @@ export class LineFilterStreamReducer implements StreamReducer {
       : new DropScreen(this._drop, this._content, env.lineBytes, spec.stripAnsi);
     this._lines = new LineSplitter(env.lineBytes);
     this._tailLines = env.tailLines;
-    const content = this._content;
     const lineBytes = env.lineBytes;
-    this._form = (bytes, start, end) => {
-      content.readAny(bytes, start, Math.min(end, start + lineBytes));
-      return diagnosticForm(content.bytes, content.start, content.end);
-    };
+    // The classifier reads a line as shown (ANSI removed): its content is the cut line.
+    this._form = (bytes, start, end) =>
+      diagnosticForm(bytes, start, Math.min(end, start + lineBytes));
   }
 
   /** Feeds one chunk. */
