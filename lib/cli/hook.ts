@@ -139,25 +139,11 @@ async function geminiRuleFiles(
     ...(projectDir === undefined ? [] : [`${projectDir}/.gemini`]),
     "/etc/gemini-cli",
   ];
-  const policyFiles: string[] = [];
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = [];
-      for await (const entry of Deno.readDir(`${dir}/policies`)) {
-        if (entry.name.endsWith(".toml")) names.push(entry.name);
-      }
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-        continue;
-      }
-      policyFiles.push("commandRegex (unreadable)");
-      continue;
-    }
-    for (const name of names.sort()) {
-      policyFiles.push((await settingsText(`${dir}/policies/${name}`)) ?? "");
-    }
-  }
+  const policyFiles = await ruleFileTexts(
+    dirs.map((dir) => `${dir}/policies`),
+    ".toml",
+    "commandRegex (unreadable)",
+  );
   const system = processEnv("GEMINI_CLI_SYSTEM_SETTINGS_PATH") || "/etc/gemini-cli/settings.json";
   const settingsPaths = [
     ...dirs.slice(0, -1).map((dir) => `${dir}/settings.json`),
@@ -441,6 +427,35 @@ async function readTail(path: string, limit: number): Promise<string | undefined
   }
 }
 
+/**
+ * The texts of the files named `*SUFFIX` in each of `dirs`, sorted by name
+ * within a directory; a missing directory is skipped, and one that cannot be
+ * listed gives `unreadable` in their place, which the caller's permission
+ * check reads as a rule it cannot prove harmless.
+ */
+async function ruleFileTexts(
+  dirs: readonly string[],
+  suffix: string,
+  unreadable: string,
+): Promise<string[]> {
+  const texts: string[] = [];
+  for (const dir of dirs) {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(dir)) {
+        if (entry.name.endsWith(suffix)) names.push(entry.name);
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory)) {
+        texts.push(unreadable);
+      }
+      continue;
+    }
+    for (const name of names.sort()) texts.push((await settingsText(`${dir}/${name}`)) ?? "");
+  }
+  return texts;
+}
+
 /** A settings file's text; undefined when it does not exist, "" (never valid) when it cannot be read. */
 async function settingsText(path: string): Promise<string | undefined> {
   try {
@@ -496,24 +511,7 @@ async function codexRulesFiles(cwd: string | undefined): Promise<string[]> {
     ...(codexHome === undefined ? [] : [`${codexHome}/rules`]),
     ...ancestors(cwd).map((dir) => `${dir}/.codex/rules`),
   ];
-  const texts: string[] = [];
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = [];
-      for await (const entry of Deno.readDir(dir)) {
-        if (entry.name.endsWith(".rules")) names.push(entry.name);
-      }
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-        continue;
-      }
-      texts.push("unreadable(");
-      continue;
-    }
-    for (const name of names.sort()) texts.push((await settingsText(`${dir}/${name}`)) ?? "");
-  }
-  return texts;
+  return await ruleFileTexts(dirs, ".rules", "unreadable(");
 }
 
 /** `dir` and each directory above it, nearest first; the root is "" (paths are built as `${dir}/…`). */

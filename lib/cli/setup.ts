@@ -145,21 +145,10 @@ export async function setupCommand(args: string[], io: TextIo): Promise<number> 
       edit.added.join(" and ")
     } hooks running ${invocation} in ${path}`
     : `removed ${edit.removed} YARP hook ${edit.removed === 1 ? "entry" : "entries"} from ${path}`;
-  if (options.dryRun) {
-    io.out(`${head} would have ${what} (dry run, nothing written)\n`);
-    return 0;
-  }
-  let backup: string | undefined;
-  try {
-    backup = await writeSettings(path, current, edit.text);
-  } catch (error) {
-    return fail(`${path}: ${firstLine(error)} (nothing changed)`);
-  }
   const trust = host === "codex" && options.mode === "install"
     ? "; Codex runs them once trusted: review them with /hooks"
     : "";
-  io.out(`${head} ${what}${backup === undefined ? "" : ` (backup: ${backup})`}${trust}\n`);
-  return 0;
+  return await applyEdit({ head, what, path, current, text: edit.text, after: trust }, options, io);
 }
 
 /**
@@ -209,17 +198,39 @@ async function setupOpencode(
   const what = spec === undefined
     ? `removed ${edit.removed} YARP plugin ${edit.removed === 1 ? "entry" : "entries"} from ${path}`
     : `${edit.removed > 0 ? "replaced" : "added"} the plugin ${spec} in ${path}`;
+  return await applyEdit({ head, what, path, current, text: edit.text, after: "" }, options, io);
+}
+
+/**
+ * Writes a settings edit (or, with `--dry-run`, only says what it would
+ * write) and reports it in one line: `HEAD WHAT (backup: B)AFTER`, or one
+ * error line naming the file and exit 1 when the write fails.
+ */
+async function applyEdit(
+  change: {
+    readonly head: string;
+    readonly what: string;
+    readonly path: string;
+    readonly current: FoundSettings;
+    readonly text: string;
+    readonly after: string;
+  },
+  options: { readonly dryRun: boolean },
+  io: TextIo,
+): Promise<number> {
+  const { head, what, path } = change;
   if (options.dryRun) {
     io.out(`${head} would have ${what} (dry run, nothing written)\n`);
     return 0;
   }
   let backup: string | undefined;
   try {
-    backup = await writeSettings(path, current, edit.text);
+    backup = await writeSettings(path, change.current, change.text);
   } catch (error) {
-    return fail(`${path}: ${firstLine(error)} (nothing changed)`);
+    io.err(`${head} ${path}: ${firstLine(error)} (nothing changed)\n`);
+    return 1;
   }
-  io.out(`${head} ${what}${backup === undefined ? "" : ` (backup: ${backup})`}\n`);
+  io.out(`${head} ${what}${backup === undefined ? "" : ` (backup: ${backup})`}${change.after}\n`);
   return 0;
 }
 
