@@ -1153,3 +1153,47 @@ Deno.test("lead words: no stamp probe, or a failed reply, leaves every simple co
     3,
   );
 });
+
+Deno.test("remembered decisions: a repeated source starts no yarp rewrite until a rule file changes", async () => {
+  let stamp = "1:10";
+  const h = harness({
+    rewrite: (source, args) =>
+      source === "git log" ? WRAP(source, args) : DECLINE("guarded", "exact/x"),
+    leadWords: () =>
+      exit(
+        JSON.stringify({
+          programs: ["git"],
+          patterns: [],
+          inputs: [{ path: "/c/config.yaml", stamp }],
+        }) + "\n",
+      ),
+  }, { fileStamp: () => Promise.resolve(stamp) });
+  const rewrites = () => h.calls.filter((c) => c[0] === "rewrite" && c[1] !== "--lead-words");
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  await h.call("bash", { command: "git log" }, "a");
+  await settle();
+  assert.equal(rewrites().length, 1, "asked before the knowledge is there: not remembered");
+  const inputs = [{ command: "git log" }, { command: "git log" }, { command: "git status" }];
+  for (const [index, input] of inputs.entries()) await h.call("bash", input, `b${index}`);
+  assert.equal(rewrites().length, 3, "git log once more, then remembered; git status once");
+  assert.match(inputs[1].command, /^\/bin\/yarp run --host pi --expect-rule git\/log -- git log$/);
+  assert.equal(inputs[1].command, inputs[0].command, "the remembered wrapper is the same");
+  await h.call("bash", { command: "git status" }, "c");
+  assert.equal(rewrites().length, 3, "a remembered decline starts no process either");
+  stamp = "2:11";
+  await h.call("bash", { command: "git log" }, "d");
+  await settle();
+  assert.equal(rewrites().length, 4, "a changed file forgets every decision");
+  await h.call("bash", { command: "git log" }, "e");
+  await settle();
+  await h.call("bash", { command: "git log" }, "f");
+  await h.call("bash", { command: "git log" }, "g");
+  assert.equal(
+    rewrites().length,
+    6,
+    "asked while the knowledge reloads, then once, then remembered",
+  );
+  const report = await h.command("");
+  assert.match(report, /rewrite:guarded: 2\n/);
+  assert.match(report, /commands rewritten to yarp run: 7\n/);
+});

@@ -17,7 +17,8 @@
  *   one simple command (`certainlyCompound`: YARP never wraps them), and
  *   those whose plain first word names no rule program (`lead_words.ts`:
  *   asked once of `yarp rewrite --lead-words` in the background, asked again
- *   when a file it came from changed); else ask `yarp rewrite --json` (2 s)
+ *   when a file it came from changed); else ask `yarp rewrite --json` (2 s),
+ *   or reuse its answer for the same source while those files are unchanged,
  *   and apply YARP's wrapper only when YARP says to wrap (with a project
  *   pack, only when the wrapper carries the digest the extension trusted).
  * - `tool_result`: a wrapped call was reduced by `yarp run` and is left
@@ -44,6 +45,7 @@ import {
   readGainJson,
   readRewriteJson,
   readVersionReply,
+  type RewriteDecision,
   shellCall,
   withInvocation,
   type WrapperPack,
@@ -123,6 +125,26 @@ export const RESULT_TIMEOUT_MS = 5000;
  */
 export const MIN_REDUCE_CHARS = 512;
 
+/**
+ * Rewrite decisions remembered per session and pack list, and the longest
+ * source remembered: an agent runs the same `git status` or `npm test`
+ * again (a quarter of the simple commands of the development agent corpus
+ * that reach `yarp rewrite` repeat one of the same session), and a repeat
+ * then starts no process. Bounded so a long session stays small.
+ */
+export const MAX_REMEMBERED_DECISIONS = 1000;
+export const MAX_REMEMBERED_SOURCE = 4096;
+
+/**
+ * What YARP's rules are known to say for one working directory and pack
+ * list: the lead words once `yarp rewrite --lead-words` answered, and the
+ * rewrite decisions YARP gave since, by source.
+ */
+interface RuleKnowledge {
+  words?: LeadWords;
+  readonly decisions: Map<string, RewriteDecision>;
+}
+
 interface Readiness {
   readonly binary: YarpBinary | undefined;
   /** What the binary in use (or the reference) printed for `--version --build`. */
@@ -144,8 +166,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   const originals = new Map<string, string>();
   const wrapped = new Set<string>();
   const trustRecords = new Map<string, string | null>();
-  /** `yarp rewrite --lead-words` per `--rule-pack` list; `words` is unset until it answers. */
-  const leadWords = new Map<string, { words?: LeadWords }>();
+  /** What YARP's rules are known to say, per working directory and `--rule-pack` list. */
+  const knowledge = new Map<string, RuleKnowledge>();
 
   const record = (event: SessionEvent) => {
     stats = recordEvent(stats, event);
@@ -267,35 +289,37 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   };
 
   /**
-   * True only when the cached lead words, still fresh, say `yarp rewrite`
-   * cannot wrap `command`. The first call for a pack list starts the question
-   * in the background and answers false, so no call ever waits for it.
+   * The rule knowledge for this working directory and pack list while the
+   * files it came from are unchanged, else undefined. The first call starts
+   * `yarp rewrite --lead-words` in the background and answers undefined, so
+   * no call ever waits for it; a changed file drops the knowledge (the lead
+   * words and every remembered decision) and it is asked for again.
    */
-  const certainlyNotWrapped = async (
+  const freshKnowledge = async (
     binary: YarpBinary,
     packs: readonly string[],
-    command: string,
     ctx: PiContext,
-  ): Promise<boolean> => {
+  ): Promise<(RuleKnowledge & { readonly words: LeadWords }) | undefined> => {
     const stampOf = deps.fileStamp;
-    if (stampOf === undefined) return false;
-    const key = packs.join("\0");
-    const entry = leadWords.get(key);
+    if (stampOf === undefined) return undefined;
+    const key = [ctx.cwd ?? "", ...packs].join("\0");
+    const entry = knowledge.get(key);
     if (entry === undefined) {
-      const asked: { words?: LeadWords } = {};
-      leadWords.set(key, asked);
+      const asked: RuleKnowledge = { decisions: new Map() };
+      knowledge.set(key, asked);
       deps.run(binary, ["rewrite", "--lead-words", ...packs], {
         timeoutMs: VERSION_TIMEOUT_MS,
         cwd: ctx.cwd,
       }).then((outcome) => asked.words = readLeadWordsReply(outcome), () => undefined);
-      return false;
+      return undefined;
     }
-    if (entry.words === undefined) return false;
-    if (!await inputsUnchanged(entry.words, stampOf)) {
-      leadWords.delete(key);
-      return false;
+    const words = entry.words;
+    if (words === undefined) return undefined;
+    if (!await inputsUnchanged(words, stampOf)) {
+      knowledge.delete(key);
+      return undefined;
     }
-    return certainlyNotRewritten(command, entry.words);
+    return { ...entry, words };
   };
 
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
@@ -342,45 +366,53 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       }
       const binary = state.binary!;
       const { args: packs, pack } = await packArgs(state, ctx);
-      if (await certainlyNotWrapped(binary, packs, call.command, ctx)) {
+      const known = await freshKnowledge(binary, packs, ctx);
+      if (known !== undefined && certainlyNotRewritten(call.command, known.words)) {
         return record({ kind: "pass", stage: "rewrite", reason: "unknown-program" });
       }
-      const failed = (reason: PassReason, outcome: ProcessOutcome) => {
-        noteTimeout(ctx, outcome, "rewrite");
-        record({
-          kind: "error",
-          code: `rewrite-${reason}`,
-          detail: describe(outcome),
+      let decision = known?.decisions.get(call.command);
+      if (decision === undefined) {
+        const failed = (reason: PassReason, outcome: ProcessOutcome) => {
+          noteTimeout(ctx, outcome, "rewrite");
+          record({
+            kind: "error",
+            code: `rewrite-${reason}`,
+            detail: describe(outcome),
+          });
+          return record({ kind: "pass", stage: "rewrite", reason });
+        };
+        const outcome = await deps.run(binary, [
+          "rewrite",
+          "--json",
+          ...PI_HOST,
+          ...packs,
+          "--",
+          call.command,
+        ], {
+          timeoutMs: REWRITE_TIMEOUT_MS,
+          cwd: ctx.cwd,
         });
-        return record({ kind: "pass", stage: "rewrite", reason });
-      };
-      const outcome = await deps.run(binary, [
-        "rewrite",
-        "--json",
-        ...PI_HOST,
-        ...packs,
-        "--",
-        call.command,
-      ], {
-        timeoutMs: REWRITE_TIMEOUT_MS,
-        cwd: ctx.cwd,
-      });
-      const reply = readRewriteJson(outcome);
-      if ("reason" in reply) return failed(reply.reason, outcome);
-      if (!reply.decision.rewrite) {
-        return record({
-          kind: "pass",
-          stage: "rewrite",
-          reason: reply.decision.reason,
-        });
+        const reply = readRewriteJson(outcome);
+        if ("reason" in reply) return failed(reply.reason, outcome);
+        decision = reply.decision;
+        // The wrapper must carry the digest this extension trusted: a pack changed since is refused.
+        if (
+          decision.rewrite && pack !== undefined &&
+          !decision.command.includes(` --pack-digest ${pack.digest} `)
+        ) {
+          return failed("pack-changed", outcome);
+        }
+        if (
+          known !== undefined && known.decisions.size < MAX_REMEMBERED_DECISIONS &&
+          call.command.length <= MAX_REMEMBERED_SOURCE
+        ) {
+          known.decisions.set(call.command, decision);
+        }
       }
-      // The wrapper must carry the digest this extension trusted: a pack changed since is refused.
-      if (
-        pack !== undefined && !reply.decision.command.includes(` --pack-digest ${pack.digest} `)
-      ) {
-        return failed("pack-changed", outcome);
+      if (!decision.rewrite) {
+        return record({ kind: "pass", stage: "rewrite", reason: decision.reason });
       }
-      const wrapper = withInvocation(reply.decision.command, invocationWords(binary));
+      const wrapper = withInvocation(decision.command, invocationWords(binary));
       (input as Record<string, unknown>)[call.field] = wrapper;
       wrapped.add(toolCallId);
       record({ kind: "rewritten", tool: String(toolName) });
