@@ -1,7 +1,7 @@
 /**
  * What the YARP extension adds to a bash call inside a real Pi (0.73.1),
  * and where the time goes, for a reduced simple command (`git log`,
- * rewritten to `yarp run`), a reduced pipeline (`grep … | head -500`,
+ * rewritten to `yarp run`; new on each call, and repeated), a reduced pipeline (`grep … | head -500`,
  * `yarp result-reduce`) and an unknown command (`seq 1 5`). Sessions with
  * and without YARP alternate (the floor is Pi without the extension, in the
  * same run); probes loaded before and after the extension stamp each call:
@@ -44,10 +44,17 @@ import {
 
 const installed = Deno.args.includes("--installed");
 const reps = Number(Deno.args.find((arg) => /^\d+$/.test(arg)) ?? 10);
-const CASES = {
-  "reduced simple (git log)": "git log",
-  "reduced pipeline (grep -rn needle . | head -500)": "grep -rn needle . | head -500",
-  "unknown (seq 1 5)": "seq 1 5",
+/**
+ * Each case's command for call `i` of a session. The extension remembers a
+ * rewrite decision by source, so the reduced simple command is measured both
+ * new on every call (`git log -n N`, N ≥ the 300 commits, so the same output)
+ * and repeated.
+ */
+const CASES: Record<string, (i: number) => string> = {
+  "reduced simple, a new source each call (git log -n N)": (i) => `git log -n ${1000 + i}`,
+  "reduced simple, repeated (git log)": () => "git log",
+  "reduced pipeline (grep -rn needle . | head -500)": () => "grep -rn needle . | head -500",
+  "unknown (seq 1 5)": () => "seq 1 5",
 };
 const PHASES = ["total", "rewrite", "run", "result"] as const;
 type Phase = typeof PHASES[number];
@@ -123,7 +130,8 @@ const results: Record<
 /** One session per entry, in this order, twice: YARP as chosen, none, and (installed) bin/yarp. */
 const ROUNDS = installed ? ["yarp", "plain", "checkout"] as const : ["yarp", "plain"] as const;
 try {
-  for (const [label, command] of Object.entries(CASES)) {
+  for (const [label, commandOf] of Object.entries(CASES)) {
+    const command = commandOf(0);
     const output = new TextEncoder().encode(await sh(project, `${command} 2>&1 || true`));
     const alone: Record<string, number[]> = { rewrite: [], "result-reduce": [] };
     const result = { yarp: empty(), plain: empty(), checkout: empty(), alone };
@@ -131,7 +139,7 @@ try {
     const script: Step[] = [
       ...Array.from(
         { length: reps },
-        () => ({ tool_calls: [{ name: "bash", arguments: { command } }] }),
+        (_, i) => ({ tool_calls: [{ name: "bash", arguments: { command: commandOf(i) } }] }),
       ),
       { text: "done" },
     ];
