@@ -24,7 +24,7 @@ import {
   registerYarp,
 } from "../hooks/pi/src/extension.ts";
 import { projectPackArgs, type ProjectPackProbe } from "../hooks/pi/src/project_pack.ts";
-import { runProcess } from "../hooks/pi/src/yarp_process.ts";
+import { type LineServer, runProcess, startLineServer } from "../hooks/pi/src/yarp_process.ts";
 import { YARP_VERSION } from "../lib/cli/version.ts";
 import { SANDBOX } from "../lib/base/sandbox.ts";
 
@@ -1196,4 +1196,69 @@ Deno.test("remembered decisions: a repeated source starts no yarp rewrite until 
   const report = await h.command("");
   assert.match(report, /rewrite:guarded: 2\n/);
   assert.match(report, /commands rewritten to yarp run: 7\n/);
+});
+
+Deno.test("rewrite server: new sources are answered by yarp rewrite --serve; a failed server falls back", async () => {
+  const served: string[] = [];
+  let broken = false;
+  let closed = 0;
+  const server: LineServer = {
+    request: (line) => {
+      served.push(JSON.parse(line));
+      if (broken) return Promise.resolve(undefined);
+      const source = JSON.parse(line) as string;
+      const reply = source === "git log" ? WRAP(source, []) : DECLINE("no-rule-matched");
+      return Promise.resolve((reply as { stdout: string }).stdout.trimEnd());
+    },
+    close: () => void closed++,
+  };
+  const started: string[][] = [];
+  const h = harness({
+    rewrite: (source, args) =>
+      source === "git log" ? WRAP(source, args) : DECLINE("no-rule-matched"),
+    leadWords: () =>
+      exit('{"programs":["git"],"patterns":[],"inputs":[{"path":"/c","stamp":"1:1"}]}\n'),
+  }, {
+    fileStamp: () => Promise.resolve("1:1"),
+    serve: (_binary, args) => (started.push([...args]), server),
+  });
+  const oneShot = () => h.calls.filter((c) => c[0] === "rewrite" && c[1] === "--json").length;
+  await h.call("bash", { command: "git status" }, "a");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.deepEqual(started, [["rewrite", "--serve", "--host", "pi"]]);
+  assert.equal(oneShot(), 1, "asked before the knowledge is there");
+  const wrapped = { command: "git log" };
+  await h.call("bash", wrapped, "b");
+  await h.call("bash", { command: "git diff" }, "c");
+  assert.deepEqual(served, ["git log", "git diff"]);
+  assert.equal(oneShot(), 1, "the server answered: no process");
+  assert.match(wrapped.command, /^\/bin\/yarp run --host pi --expect-rule git\/log -- git log$/);
+  broken = true;
+  await h.call("bash", { command: "git show" }, "d");
+  await h.call("bash", { command: "git blame x" }, "e");
+  assert.equal(closed, 1, "a failed server is closed");
+  assert.deepEqual(served, ["git log", "git diff", "git show"], "and not asked again");
+  assert.equal(oneShot(), 3, "the one-shot process answers instead");
+  assert.match(await h.command(""), /errors: none/);
+});
+
+Deno.test("startLineServer: replies in order from a real yarp rewrite --serve; closed or silent is undefined", async () => {
+  const yarp = new URL("../bin/yarp", import.meta.url).pathname;
+  const server = startLineServer([yarp, "rewrite", "--serve"], {});
+  const [log, seq] = await Promise.all([
+    server.request(JSON.stringify("git log"), 20_000),
+    server.request(JSON.stringify("seq 1"), 20_000),
+  ]);
+  assert.equal(
+    log,
+    '{"rewrite":true,"reason":"rewritten","rule":"git/log","command":"yarp run --expect-rule git/log -- git log"}',
+  );
+  assert.equal(seq, '{"rewrite":false,"reason":"unknown-program"}');
+  server.close();
+  assert.equal(await server.request(JSON.stringify("git log"), 1000), undefined);
+  const silent = startLineServer(["sh", "-c", "cat >/dev/null"], {});
+  assert.equal(await silent.request("x", 200), undefined, "no answer in time");
+  assert.equal(await silent.request("y", 200), undefined, "closed after a timeout");
+  const missing = startLineServer(["/nonexistent/yarp"], {});
+  assert.equal(await missing.request("x", 2000), undefined);
 });

@@ -7,6 +7,7 @@
  * forms.
  */
 import assert from "node:assert/strict";
+import { generatedSources } from "../bench/_shell_robustness.ts";
 import fc from "fast-check";
 import { parseRewriteArgs } from "../lib/cli/rewrite.ts";
 import { decideRewrite, shellQuote } from "../lib/shell/rewrite_decision.ts";
@@ -97,18 +98,21 @@ Deno.test("argument parsing", () => {
   assert.deepEqual(parseRewriteArgs(["--json", "--", "ls"]), {
     json: true,
     leadWords: false,
+    serve: false,
     rulePacks: [],
     source: "ls",
   });
   assert.deepEqual(parseRewriteArgs(["--rule-pack", "p.yrp"]), {
     json: false,
     leadWords: false,
+    serve: false,
     rulePacks: ["p.yrp"],
     source: undefined,
   });
   assert.deepEqual(parseRewriteArgs(["--lead-words", "--rule-pack", "p.yrp"]), {
     json: true,
     leadWords: true,
+    serve: false,
     rulePacks: ["p.yrp"],
     source: undefined,
   });
@@ -117,6 +121,20 @@ Deno.test("argument parsing", () => {
   });
   assert.deepEqual(parseRewriteArgs(["--lead-words", "--host", "pi"]), {
     error: "--lead-words takes only --rule-pack",
+  });
+  assert.deepEqual(parseRewriteArgs(["--serve", "--host", "pi"]), {
+    json: true,
+    leadWords: false,
+    serve: true,
+    rulePacks: [],
+    source: undefined,
+    host: "pi",
+  });
+  assert.deepEqual(parseRewriteArgs(["--serve", "--", "ls"]), {
+    error: "--serve reads its sources on stdin, not after '--'",
+  });
+  assert.deepEqual(parseRewriteArgs(["--serve", "--json"]), {
+    error: "--serve always answers in JSON; drop --json",
   });
   assert.ok("error" in parseRewriteArgs(["--", "a", "b"]));
   assert.ok("error" in parseRewriteArgs(["--bogus", "--", "a"]));
@@ -165,4 +183,38 @@ Deno.test("yarp rewrite as a program: argument, stdin, --json, pass-through", as
   const bad = await yarp(["rewrite", "--nope"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^yarp rewrite: unknown option '--nope'\n$/);
+});
+
+Deno.test("yarp rewrite --serve answers each request line as --json answers that source", async () => {
+  const sources = [
+    "git log",
+    "git status -sb",
+    "seq 1 5",
+    "cat README.md",
+    "git diff | head",
+    "CI=1 npm test",
+    "echo 'a\nb'",
+    "grep -rn 'x y' .",
+    "x".repeat(70_000),
+    ...generatedSources(40, 7),
+  ];
+  const served = await yarp(
+    ["rewrite", "--serve", "--host", "pi"],
+    sources.map((source) => JSON.stringify(source) + "\n").join(""),
+  );
+  assert.equal(served.code, 0, served.stderr);
+  const lines = served.stdout.split("\n");
+  assert.equal(lines.pop(), "");
+  assert.equal(lines.length, sources.length);
+  for (const [index, source] of sources.entries()) {
+    const alone = await yarp(["rewrite", "--json", "--host", "pi"], source);
+    assert.equal(`${lines[index]}\n`, alone.stdout, `source ${index}`);
+  }
+  const malformed = await yarp(["rewrite", "--serve"], '"git log"\ngit log\n"seq"\n');
+  assert.equal(malformed.code, 2);
+  assert.equal(malformed.stdout.split("\n").length, 2, "the answer before the bad line, then none");
+  assert.equal(
+    malformed.stderr,
+    "yarp rewrite: --serve: a request must be one JSON string on one line\n",
+  );
 });

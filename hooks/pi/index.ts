@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { type BinaryProbes, yarpChoices } from "./src/binary.ts";
 import { type ExtensionDeps, type PiApi, registerYarp } from "./src/extension.ts";
 import type { ProjectPackProbe } from "./src/project_pack.ts";
-import { runProcess } from "./src/yarp_process.ts";
+import { runProcess, startLineServer } from "./src/yarp_process.ts";
 
 const PACKAGE_DIR = dirname(fileURLToPath(import.meta.url));
 
@@ -163,6 +163,8 @@ export function realDeps(): ExtensionDeps {
     readFullOutput,
     projectPack: packProbe,
     fileStamp,
+    serve: (binary, args, options) =>
+      startLineServer([...binary.argv, ...args], { ...options, env: binary.env }),
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
 }

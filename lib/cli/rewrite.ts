@@ -22,6 +22,14 @@
  * read (`MTIME_MS:SIZE`, integer milliseconds, or null when missing), so a
  * caller that caches the answer knows when to ask again.
  *
+ * `yarp rewrite --serve [--rule-pack P]… [--host H]` loads the parser and the
+ * rules once, then reads requests on stdin, each one JSON string (the
+ * source) on one line, and answers each with one line, the object `--json`
+ * prints for that source, in order; it exits 0 at the end of stdin. A
+ * request that is not one JSON string, or a line over the limit, is one
+ * error line and exit 2. The Pi extension keeps one per session, so a
+ * decision costs no process start.
+ *
  * @module
  */
 import { quotedArg } from "../base/printable_text.ts";
@@ -37,11 +45,13 @@ import {
 import { callHost } from "../archive/gain.ts";
 
 const USAGE = "usage: yarp rewrite [--json] [--rule-pack P]... [--host H] -- 'SHELL SOURCE'\n" +
-  "       yarp rewrite --lead-words [--rule-pack P]...\n";
+  "       yarp rewrite --lead-words [--rule-pack P]...\n" +
+  "       yarp rewrite --serve [--rule-pack P]... [--host H]\n";
 
 interface RewriteArgs {
   readonly json: boolean;
   readonly leadWords: boolean;
+  readonly serve: boolean;
   readonly rulePacks: readonly string[];
   readonly source: string | undefined;
   readonly host?: string;
@@ -56,7 +66,7 @@ interface RewriteArgs {
  */
 export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error: string } {
   const parsed = parseArgs(args, {
-    flags: ["--json", "--lead-words"],
+    flags: ["--json", "--lead-words", "--serve"],
     options: ["--host"],
     repeatable: ["--rule-pack"],
   });
@@ -75,14 +85,20 @@ export function parseRewriteArgs(args: readonly string[]): RewriteArgs | { error
     if (parsed.flags.has("--json") || parsed.values.has("--host")) {
       return { error: "--lead-words takes only --rule-pack" };
     }
-    return { json: true, leadWords: true, rulePacks, source: undefined };
+    return { json: true, leadWords: true, serve: false, rulePacks, source: undefined };
   }
   const hostText = parsed.values.get("--host");
   const host = hostText === undefined ? undefined : callHost(hostText, undefined);
   if (host !== undefined && "error" in host) return host;
+  if (parsed.flags.has("--serve")) {
+    if (rest !== undefined) return { error: "--serve reads its sources on stdin, not after '--'" };
+    if (parsed.flags.has("--json")) return { error: "--serve always answers in JSON; drop --json" };
+    return { json: true, leadWords: false, serve: true, rulePacks, source: undefined, ...host };
+  }
   return {
     json: parsed.flags.has("--json"),
     leadWords: false,
+    serve: false,
     rulePacks,
     source: rest?.[0],
     ...host,
@@ -113,6 +129,9 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     io.out(JSON.stringify(await leadWords(options.rulePacks)) + "\n");
     return 0;
   }
+  if (options.serve) {
+    return await serve(options, loadShellTreeParser, SHELL_LIMITS.sourceBytes, io);
+  }
   if (options.source === undefined && Deno.stdin.isTerminal()) return missingSource(io);
   const source = options.source ?? await readStdinText(SHELL_LIMITS.sourceBytes);
   if (options.source === undefined && source === "") return missingSource(io);
@@ -123,8 +142,7 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     decision = await decide(source, options.rulePacks, loadShellTreeParser, options.host);
   }
   if (options.json) {
-    const { argv: _argv, ...shown } = decision; // the wrapper already says the argv
-    io.out(JSON.stringify(shown) + "\n");
+    io.out(jsonReply(decision));
   } else if (decision.command !== undefined) {
     io.out(decision.command + "\n");
   }
@@ -137,6 +155,30 @@ function missingSource(io: TextIo): number {
   return 2;
 }
 
+/** The `--json` line for `decision`: every field but `argv` (the wrapper already says it). */
+function jsonReply(decision: RewriteDecision): string {
+  const { argv: _argv, ...shown } = decision;
+  return JSON.stringify(shown) + "\n";
+}
+
+/** The rules a decision reads: the registry and the `--rule-pack` packs with their digests. */
+interface LoadedRules {
+  readonly registry: RuleRegistry;
+  readonly packs: readonly { readonly path: string; readonly digest: string }[];
+}
+
+/** Loads the rules once; undefined when a pack or the config is invalid (`invalid-pack`). */
+async function loadRules(rulePacks: readonly string[]): Promise<LoadedRules | undefined> {
+  const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
+  if (loaded.errors.length > 0) return undefined;
+  const packs: { path: string; digest: string }[] = [];
+  // The wrapper carries the `--rule-pack` packs; `yarp run` reads the config file's packs itself.
+  for (const [index, pack] of loaded.packs.slice(loaded.configuredCount).entries()) {
+    packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
+  }
+  return { registry: loaded.registry, packs };
+}
+
 async function decide(
   source: string,
   rulePacks: readonly string[],
@@ -146,15 +188,72 @@ async function decide(
   // Parsed as soon as the parser is up, while the registry may still be loading; the parser keeps
   // the model of its last source, so decideRewrite's parse of it is free.
   const parserPromise = loadShellParser().then((parser) => (parser.parse(source), parser));
-  const packs: { path: string; digest: string }[] = [];
-  const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
-  if (loaded.errors.length > 0) return { rewrite: false, reason: "invalid-pack" };
-  const registry: RuleRegistry = loaded.registry;
-  // The wrapper carries the `--rule-pack` packs; `yarp run` reads the config file's packs itself.
-  for (const [index, pack] of loaded.packs.slice(loaded.configuredCount).entries()) {
-    packs.push({ path: rulePacks[index], digest: await pack.pack.fileDigestAsync() });
+  const rules = await loadRules(rulePacks);
+  if (rules === undefined) return { rewrite: false, reason: "invalid-pack" };
+  return decideRewrite(source, await parserPromise, rules.registry, rules.packs, host);
+}
+
+/** `--serve`: one answer line per request line, until the end of stdin (see the module doc). */
+async function serve(
+  options: RewriteArgs,
+  loadShellParser: typeof import("../shell/parser.ts").loadShellTreeParser,
+  sourceLimit: number,
+  io: TextIo,
+): Promise<number> {
+  const [parser, rules] = await Promise.all([loadShellParser(), loadRules(options.rulePacks)]);
+  const encoder = new TextEncoder();
+  // A JSON string spends at most 6 bytes (`\uXXXX`) on a byte of its source, plus its quotes.
+  for await (const line of requestLines(Deno.stdin.readable, sourceLimit * 6 + 2)) {
+    let source: unknown;
+    try {
+      source = line === undefined ? undefined : JSON.parse(line);
+    } catch {
+      source = undefined;
+    }
+    if (typeof source !== "string") {
+      io.err(
+        line === undefined
+          ? `yarp rewrite: --serve: a request line is over ${sourceLimit * 6 + 2} bytes\n`
+          : "yarp rewrite: --serve: a request must be one JSON string on one line\n",
+      );
+      return 2;
+    }
+    const decision: RewriteDecision = rules === undefined
+      ? { rewrite: false, reason: "invalid-pack" }
+      : encoder.encode(source).length > sourceLimit
+      ? { rewrite: false, reason: "source-too-large" }
+      : decideRewrite(source, parser, rules.registry, rules.packs, options.host);
+    io.out(jsonReply(decision));
   }
-  return decideRewrite(source, await parserPromise, registry, packs, host);
+  return 0;
+}
+
+/**
+ * The lines of `stream` (UTF-8, without their `\n`; a last line without one
+ * counts), or undefined for a line over `maxBytes`, after which it stops.
+ */
+async function* requestLines(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): AsyncGenerator<string | undefined> {
+  const decoder = new TextDecoder();
+  let pending = new Uint8Array(0);
+  for await (const chunk of stream) {
+    const joined = new Uint8Array(pending.length + chunk.length);
+    joined.set(pending);
+    joined.set(chunk, pending.length);
+    let start = 0;
+    for (let at = joined.indexOf(0x0a); at >= 0; at = joined.indexOf(0x0a, start)) {
+      yield decoder.decode(joined.subarray(start, at));
+      start = at + 1;
+    }
+    pending = joined.slice(start);
+    if (pending.length > maxBytes) {
+      yield undefined;
+      return;
+    }
+  }
+  if (pending.length > 0) yield decoder.decode(pending);
 }
 
 /** One file the registry was read from, stamped before it was read. */

@@ -66,6 +66,7 @@ import {
   type SessionStats,
 } from "./session_stats.ts";
 import { type PackTrust, projectPackArgs, type ProjectPackProbe } from "./project_pack.ts";
+import type { LineServer } from "./yarp_process.ts";
 
 /** The slice of Pi's extension context the extension reads. */
 export interface PiContext {
@@ -108,6 +109,15 @@ export interface ExtensionDeps {
    * simple command is asked of `yarp rewrite`.
    */
   readonly fileStamp?: (path: string) => Promise<string | null>;
+  /**
+   * Starts `yarp rewrite --serve` (a {@link LineServer}) for a session's
+   * rule knowledge; without it every new source starts `yarp rewrite`.
+   */
+  readonly serve?: (
+    binary: YarpBinary,
+    args: readonly string[],
+    options: { cwd?: string },
+  ) => LineServer;
   /** Writes one line to stderr (used when there is no UI). */
   readonly stderr: (line: string) => void;
 }
@@ -137,12 +147,15 @@ export const MAX_REMEMBERED_SOURCE = 4096;
 
 /**
  * What YARP's rules are known to say for one working directory and pack
- * list: the lead words once `yarp rewrite --lead-words` answered, and the
- * rewrite decisions YARP gave since, by source.
+ * list: the lead words once `yarp rewrite --lead-words` answered, the
+ * rewrite decisions YARP gave since, by source, and the rewrite server that
+ * answers new sources without a process start.
  */
 interface RuleKnowledge {
   words?: LeadWords;
   readonly decisions: Map<string, RewriteDecision>;
+  /** `yarp rewrite --serve` for new sources, until it fails once. */
+  server?: LineServer;
 }
 
 interface Readiness {
@@ -299,13 +312,18 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     binary: YarpBinary,
     packs: readonly string[],
     ctx: PiContext,
-  ): Promise<(RuleKnowledge & { readonly words: LeadWords }) | undefined> => {
+  ): Promise<{ readonly entry: RuleKnowledge; readonly words: LeadWords } | undefined> => {
     const stampOf = deps.fileStamp;
     if (stampOf === undefined) return undefined;
     const key = [ctx.cwd ?? "", ...packs].join("\0");
     const entry = knowledge.get(key);
     if (entry === undefined) {
-      const asked: RuleKnowledge = { decisions: new Map() };
+      const asked: RuleKnowledge = {
+        decisions: new Map(),
+        server: deps.serve?.(binary, ["rewrite", "--serve", ...PI_HOST, ...packs], {
+          cwd: ctx.cwd,
+        }),
+      };
       knowledge.set(key, asked);
       deps.run(binary, ["rewrite", "--lead-words", ...packs], {
         timeoutMs: VERSION_TIMEOUT_MS,
@@ -316,10 +334,29 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     const words = entry.words;
     if (words === undefined) return undefined;
     if (!await inputsUnchanged(words, stampOf)) {
+      entry.server?.close();
       knowledge.delete(key);
       return undefined;
     }
-    return { ...entry, words };
+    return { entry, words };
+  };
+
+  /**
+   * The rewrite server's answer for `source` as the one-shot process's
+   * outcome, or undefined (no server, or it failed: it is closed and
+   * dropped, and the caller starts `yarp rewrite` as before).
+   */
+  const askServer = async (
+    entry: RuleKnowledge | undefined,
+    source: string,
+  ): Promise<ProcessOutcome | undefined> => {
+    const server = entry?.server;
+    if (server === undefined) return undefined;
+    const line = await server.request(JSON.stringify(source), REWRITE_TIMEOUT_MS);
+    if (line !== undefined) return { kind: "exit", code: 0, stdout: `${line}\n`, stderr: "" };
+    server.close();
+    entry!.server = undefined;
+    return undefined;
   };
 
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
@@ -370,7 +407,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       if (known !== undefined && certainlyNotRewritten(call.command, known.words)) {
         return record({ kind: "pass", stage: "rewrite", reason: "unknown-program" });
       }
-      let decision = known?.decisions.get(call.command);
+      let decision = known?.entry.decisions.get(call.command);
       if (decision === undefined) {
         const failed = (reason: PassReason, outcome: ProcessOutcome) => {
           noteTimeout(ctx, outcome, "rewrite");
@@ -381,17 +418,18 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           });
           return record({ kind: "pass", stage: "rewrite", reason });
         };
-        const outcome = await deps.run(binary, [
-          "rewrite",
-          "--json",
-          ...PI_HOST,
-          ...packs,
-          "--",
-          call.command,
-        ], {
-          timeoutMs: REWRITE_TIMEOUT_MS,
-          cwd: ctx.cwd,
-        });
+        const outcome = await askServer(known?.entry, call.command) ??
+          await deps.run(binary, [
+            "rewrite",
+            "--json",
+            ...PI_HOST,
+            ...packs,
+            "--",
+            call.command,
+          ], {
+            timeoutMs: REWRITE_TIMEOUT_MS,
+            cwd: ctx.cwd,
+          });
         const reply = readRewriteJson(outcome);
         if ("reason" in reply) return failed(reply.reason, outcome);
         decision = reply.decision;
@@ -403,10 +441,10 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return failed("pack-changed", outcome);
         }
         if (
-          known !== undefined && known.decisions.size < MAX_REMEMBERED_DECISIONS &&
+          known !== undefined && known.entry.decisions.size < MAX_REMEMBERED_DECISIONS &&
           call.command.length <= MAX_REMEMBERED_SOURCE
         ) {
-          known.decisions.set(call.command, decision);
+          known.entry.decisions.set(call.command, decision);
         }
       }
       if (!decision.rewrite) {

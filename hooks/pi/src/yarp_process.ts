@@ -92,3 +92,99 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
     if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   });
 }
+
+/** A long-lived YARP process answering one line per request line (`yarp rewrite --serve`). */
+export interface LineServer {
+  /**
+   * Sends `line` and resolves with the next reply line (without its `\n`),
+   * or undefined when the process is gone, fails or takes longer than
+   * `timeoutMs` (the server is then closed: every later request is undefined).
+   */
+  request(line: string, timeoutMs: number): Promise<string | undefined>;
+  /** Kills the process group and releases the pipes; idempotent. */
+  close(): void;
+}
+
+/**
+ * Starts `argv` as a {@link LineServer} in its own process group, stderr
+ * ignored. The child and its pipes are unreferenced, so it never keeps Pi
+ * alive; it ends when Pi closes its stdin, or at {@link LineServer.close}.
+ * Replies are matched to requests in order. Never throws.
+ */
+export function startLineServer(
+  argv: readonly string[],
+  options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> },
+): LineServer {
+  const waiting: ((line: string | undefined) => void)[] = [];
+  let dead = false;
+  const fail = () => {
+    dead = true;
+    for (const resolve of waiting.splice(0)) resolve(undefined);
+  };
+  let child: ReturnType<typeof spawn> | undefined;
+  try {
+    child = spawn(argv[0], argv.slice(1), {
+      cwd: options.cwd,
+      env: options.env === undefined || Object.keys(options.env).length === 0
+        ? process.env
+        : { ...process.env, ...options.env },
+      detached: true,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+  } catch {
+    fail();
+  }
+  const close = () => {
+    fail();
+    if (child === undefined) return;
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // the group is already gone
+    }
+    child.stdin?.destroy();
+    child.stdout?.destroy();
+  };
+  if (child !== undefined) {
+    child.on("error", close);
+    child.on("exit", close);
+    child.stdin?.on("error", close);
+    child.stdout?.on("error", close);
+    // Unreferenced so the server never keeps Pi alive; a child that failed to start may refuse.
+    for (const handle of [child, child.stdin, child.stdout]) {
+      try {
+        (handle as { unref?: () => void } | null)?.unref?.();
+      } catch {
+        // nothing to unreference
+      }
+    }
+    let buffer = "";
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (text: string) => {
+      buffer += text;
+      for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 1);
+        waiting.shift()?.(line);
+      }
+    });
+  }
+  return {
+    request(line, timeoutMs) {
+      if (dead || child?.stdin == null) return Promise.resolve(undefined);
+      const stdin = child.stdin;
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          close();
+          resolve(undefined);
+        }, timeoutMs);
+        waiting.push((reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        });
+        stdin.write(`${line}\n`);
+      });
+    },
+    close,
+  };
+}
