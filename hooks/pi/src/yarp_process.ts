@@ -24,6 +24,26 @@ export interface RunOptions {
   readonly maxOutputBytes?: number;
 }
 
+/**
+ * Spawns `argv` in its own process group (so a kill reaches everything it
+ * started) with the caller's environment plus `options.env`. Throws as
+ * `spawn` does.
+ */
+function spawnInGroup(
+  argv: readonly string[],
+  options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> },
+  stdio: ["ignore" | "pipe", "pipe", "pipe" | "ignore"],
+): ReturnType<typeof spawn> {
+  return spawn(argv[0], argv.slice(1), {
+    cwd: options.cwd,
+    env: options.env === undefined || Object.keys(options.env).length === 0
+      ? process.env
+      : { ...process.env, ...options.env },
+    detached: true,
+    stdio,
+  });
+}
+
 /** Starts `argv` and resolves with how it ended. */
 export function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessOutcome> {
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
@@ -37,14 +57,11 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(argv[0], argv.slice(1), {
-        cwd: options.cwd,
-        env: options.env === undefined || Object.keys(options.env).length === 0
-          ? process.env
-          : { ...process.env, ...options.env },
-        detached: true,
-        stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-      });
+      child = spawnInGroup(argv, options, [
+        options.stdin === undefined ? "ignore" : "pipe",
+        "pipe",
+        "pipe",
+      ]);
     } catch (error) {
       resolve({ kind: "spawn-error", message: String(error) });
       return;
@@ -123,14 +140,7 @@ export function startLineServer(
   };
   let child: ReturnType<typeof spawn> | undefined;
   try {
-    child = spawn(argv[0], argv.slice(1), {
-      cwd: options.cwd,
-      env: options.env === undefined || Object.keys(options.env).length === 0
-        ? process.env
-        : { ...process.env, ...options.env },
-      detached: true,
-      stdio: ["pipe", "pipe", "ignore"],
-    });
+    child = spawnInGroup(argv, options, ["pipe", "pipe", "ignore"]);
   } catch {
     fail();
   }
