@@ -81,6 +81,23 @@ export async function hookCommand(args: string[], io: TextIo): Promise<number> {
 }
 
 /**
+ * The checks every host's hook makes first: `YARP_HOOK=off`, a command
+ * that opts out (`YARP=off CMD`) and the model's own `yarp …` each pass
+ * with their reason; else how to start this yarp again (undefined when it
+ * cannot tell).
+ */
+async function commandChecks(
+  command: string,
+): Promise<{ reason: string } | { invocation: string | undefined }> {
+  if (processEnv("YARP_HOOK") === "off") return { reason: "off" };
+  if (optsOut(command)) return { reason: "opted-out" };
+  const { selfInvocation } = await import("./_invocation.ts");
+  const invocation = selfInvocation();
+  if (isYarpCommand(command, invocation)) return { reason: "yarp-command" };
+  return { invocation };
+}
+
+/**
  * Gemini CLI's `BeforeTool` event: the same opt-outs and bound as the other
  * hosts, then the wrapper when a rule selects the command and Gemini's
  * policy provably decides the same for it (lib/hosts/gemini/permissions.ts).
@@ -90,11 +107,9 @@ async function answerGeminiEvent(value: unknown): Promise<HookOutcome> {
   const { readGeminiEvent, geminiWrapAnswer } = await import("../hosts/gemini/hook.ts");
   const event = readGeminiEvent(value);
   if ("ignore" in event) return { reason: event.ignore };
-  if (processEnv("YARP_HOOK") === "off") return { reason: "off" };
-  if (optsOut(event.command)) return { reason: "opted-out" };
-  const { selfInvocation } = await import("./_invocation.ts");
-  const invocation = selfInvocation();
-  if (isYarpCommand(event.command, invocation)) return { reason: "yarp-command" };
+  const checked = await commandChecks(event.command);
+  if ("reason" in checked) return checked;
+  const invocation = checked.invocation;
   if (invocation === undefined) return { reason: "no-invocation" };
   const projectDir = processEnv("GEMINI_PROJECT_DIR") ?? event.cwd;
   const work = async (): Promise<HookOutcome> => {
@@ -187,11 +202,9 @@ async function answerEvent(host: HookHost, text: string): Promise<HookOutcome> {
     ? claude.readClaudeEvent(value)
     : codex.readCodexEvent(value);
   if ("ignore" in event) return { reason: event.ignore };
-  if (processEnv("YARP_HOOK") === "off") return { reason: "off" };
-  if (optsOut(event.command)) return { reason: "opted-out" };
-  const { selfInvocation } = await import("./_invocation.ts");
-  const invocation = selfInvocation();
-  if (isYarpCommand(event.command, invocation)) return { reason: "yarp-command" };
+  const checked = await commandChecks(event.command);
+  if ("reason" in checked) return checked;
+  const invocation = checked.invocation;
   const budget = event.kind === "before" ? BEFORE_BUDGET_MS : AFTER_BUDGET_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<HookOutcome>((resolve) => {

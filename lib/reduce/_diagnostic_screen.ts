@@ -77,17 +77,15 @@ function isAscii(bytes: Uint8Array): boolean {
 }
 
 /** The words searched in any case (`Exception` is searched as written, with the rare leads). */
-const WORDS = new RegExp(
-  trieAlternation([
-    ...MARKER_WORDS.filter((word) => word !== "exception"),
-    ...DIAGNOSTIC_ANCHORS,
-    "fatal",
-    "critical",
-    "caused by",
-    "not ok",
-  ]),
-  "gi",
-);
+const ANY_CASE_WORDS = [
+  ...MARKER_WORDS.filter((word) => word !== "exception"),
+  ...DIAGNOSTIC_ANCHORS,
+  "fatal",
+  "critical",
+  "caused by",
+  "not ok",
+];
+const WORDS = new RegExp(trieAlternation(ANY_CASE_WORDS), "gi");
 /**
  * Leads and words searched as written with `indexOf`, in every window: their first bytes are
  * rare, and `Exception` in the search above put its `x` where V8's skip table looks.
@@ -107,12 +105,7 @@ const LINE_OR_MARK_LEADS = new RegExp(`${COLUMN0}|${MARKS.join("|")}`, "g");
 const FIRST_LINE = ["e: ", "w: ", "E  "];
 /** Every word and lead searched, in the case its search uses (the words in any case). */
 const SEARCHED = [
-  ...MARKER_WORDS.filter((word) => word !== "exception"),
-  ...DIAGNOSTIC_ANCHORS,
-  "fatal",
-  "critical",
-  "caused by",
-  "not ok",
+  ...ANY_CASE_WORDS,
   ...RARE_LEADS,
   ...FIRST_LINE,
   ...MARKS_BYTES,
