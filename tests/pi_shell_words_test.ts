@@ -106,6 +106,8 @@ Deno.test("certainlyCompound on hand-written forms", () => {
       "git log &",
       "git log # a | b",
       "# note\ngit log",
+      "git log \\\n#<",
+      "git \\\nlog",
       "grep 'a|b' f",
       'grep "a|b" f',
       "grep a\\|b f",

@@ -52,6 +52,11 @@ export function certainlyCompound(source: string): boolean {
       else if (c === "$" || c === "`") return false;
       continue;
     }
+    // A backslash-newline outside quotes is removed before words are read: it joins, never ends.
+    if (c === "\\" && source[i + 1] === "\n") {
+      i++;
+      continue;
+    }
     if (BLANK.has(c)) {
       wordStart = true;
       continue;
