@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
-import { type ByteReader, readAllBytes, textChannel } from "../lib/cli/io.ts";
+import { type ByteReader, readAllBytes, requestLines, textChannel } from "../lib/cli/io.ts";
 import { ROOT, spawn, withTempDir } from "./_process.ts";
 
 /** A reader that hands out `chunks` in order, each over as many reads as the buffer needs. */
@@ -50,6 +50,50 @@ Deno.test("readAllBytes returns exactly the bytes read, however they are split",
       },
     ),
     { numRuns: 40 },
+  );
+});
+
+/** Every line `requestLines` yields for `bytes` split at `cuts`. */
+async function linesOf(bytes: Uint8Array, cuts: number[], maxBytes: number) {
+  const bounds = [0, ...cuts.map((cut) => cut % (bytes.length + 1)).sort((a, b) => a - b)];
+  const chunks = bounds.map((start, index) =>
+    bytes.slice(start, bounds[index + 1] ?? bytes.length)
+  );
+  const lines: (string | undefined)[] = [];
+  for await (const line of requestLines(ReadableStream.from(chunks), maxBytes)) lines.push(line);
+  return lines;
+}
+
+Deno.test("property: requestLines gives the lines however the stream is split, and stops at one too long", async () => {
+  const encoder = new TextEncoder();
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.string({ unit: "grapheme", maxLength: 20 }).map((line) => line.replaceAll("\n", "")),
+        {
+          maxLength: 8,
+        },
+      ),
+      fc.boolean(),
+      fc.array(fc.nat(), { maxLength: 10 }),
+      fc.integer({ min: 1, max: 40 }),
+      async (lines, lastEnds, cuts, maxBytes) => {
+        const text = lines.join("\n") + (lastEnds && lines.length > 0 ? "\n" : "");
+        const got = await linesOf(encoder.encode(text), cuts, maxBytes);
+        const expected: (string | undefined)[] = [];
+        // A last line counts without its "\n", but an empty one after the last "\n" is no line.
+        const whole = text.split("\n");
+        if (whole.at(-1) === "") whole.pop();
+        for (const line of whole) {
+          if (encoder.encode(line).length > maxBytes) {
+            expected.push(undefined);
+            break;
+          }
+          expected.push(line);
+        }
+        assert.deepEqual(got, expected);
+      },
+    ),
   );
 });
 

@@ -8,7 +8,11 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { parseResultReduceArgs, resultReduceCommand } from "../lib/cli/result_reduce.ts";
+import {
+  parseResultReduceArgs,
+  parseServedRequest,
+  resultReduceCommand,
+} from "../lib/cli/result_reduce.ts";
 import { type ExactCopy, reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
@@ -253,6 +257,127 @@ Deno.test("parseResultReduceArgs: options, and one error line naming the bad arg
   for (const [args, error] of errors) {
     assert.deepEqual(parseResultReduceArgs(args), { error }, JSON.stringify(args));
   }
+});
+
+Deno.test("parseResultReduceArgs: --serve takes only what every request shares", () => {
+  assert.deepEqual(
+    parseResultReduceArgs(["--serve", "--host", "pi", "--rule-pack", "a.yrp", "--output-cap=2048"]),
+    { serve: true, rulePacks: ["a.yrp"], outputCap: 2048, host: "pi" },
+  );
+  assert.deepEqual(parseResultReduceArgs(["--serve"]), { serve: true, rulePacks: [] });
+  const errors: [string[], string][] = [
+    [["--serve", "--json"], "--serve always answers in JSON; drop --json"],
+    [["--serve", "--command", "ls"], "--command: --serve reads it from each request"],
+    [["--serve", "--exit-code", "1"], "--exit-code: --serve reads it from each request"],
+    [["--serve", "--archive-id", "abcd"], "--archive-id: --serve reads it from each request"],
+    [
+      ["--serve", "--host", "nobody"],
+      (parseResultReduceArgs(["--command", "x", "--host", "nobody"]) as { error: string }).error,
+    ],
+  ];
+  for (const [args, error] of errors) {
+    assert.deepEqual(parseResultReduceArgs(args), { error }, JSON.stringify(args));
+  }
+});
+
+Deno.test("parseServedRequest: the fields of a request, and one error naming a bad one", () => {
+  assert.deepEqual(
+    parseServedRequest(
+      '{"command":"make","input":"é\\n","exit_code":-1,"archive_id":"abcd1234","cwd":"/w"}',
+    ),
+    { command: "make", input: "é\n", exitCode: -1, archiveId: "abcd1234", cwd: "/w" },
+  );
+  assert.deepEqual(parseServedRequest('{"command":"make","input":"","exit_code":null}'), {
+    command: "make",
+    input: "",
+    exitCode: undefined,
+  });
+  assert.deepEqual(
+    parseServedRequest('{"command":"make","input":"","exit_code":9007199254740993}'),
+    { command: "make", input: "", exitCode: undefined },
+    "beyond 2^53 the code is not kept, as for --exit-code",
+  );
+  const errors: [string, string][] = [
+    ["make", "a request must be one JSON object on one line"],
+    ['"make"', "a request must be one JSON object on one line"],
+    ["[]", "a request must be one JSON object on one line"],
+    ['{"input":"x"}', "command: expected a shell source"],
+    ['{"command":"","input":"x"}', "command: expected a shell source"],
+    ['{"command":"make","input":3}', "input: expected a string"],
+    ['{"command":"make","input":"","exit_code":1.5}', "exit_code: expected an integer or null"],
+    ['{"command":"make","input":"","exit_code":"1"}', "exit_code: expected an integer or null"],
+    [
+      '{"command":"make","input":"","archive_id":"xyz"}',
+      "archive_id: expected a call id (4 to 16 hex digits)",
+    ],
+    ['{"command":"make","input":"","cwd":1}', "cwd: expected a string"],
+    ['{"command":"make","input":"","stdin":""}', "stdin: not a request field"],
+  ];
+  for (const [line, error] of errors) assert.deepEqual(parseServedRequest(line), { error }, line);
+});
+
+Deno.test("CLI --serve: each answer is the --json report and the text one run would give", async () => {
+  const failing = "x".repeat(20) + "\n";
+  const requests = [
+    { command: "cargo test", input: decoder.decode(cargoOutput(400)), exit_code: 0 },
+    { command: "cargo test | head -500", input: decoder.decode(cargoOutput(300)), exit_code: 0 },
+    { command: "git status", input: "On branch main\nnothing to commit\n", exit_code: 0 },
+    {
+      command: "make",
+      input: "ünïcode ✓ line\n".repeat(600) + "x.c:1:2: error: bad\n",
+      exit_code: 2,
+    },
+    { command: "./unknown-tool --all", input: failing.repeat(900), exit_code: 1 },
+    { command: "./unknown-tool", input: "short\n" },
+    { command: "cat notes.txt", input: "line\n".repeat(5000), exit_code: 0 },
+  ];
+  const served = await yarp(
+    ["result-reduce", "--serve", "--host", "pi"],
+    {},
+    encoder.encode(requests.map((request) => JSON.stringify(request) + "\n").join("")),
+  );
+  assert.equal(served.code, 0, decoder.decode(served.stderr));
+  const replies = decoder.decode(served.stdout).split("\n");
+  assert.equal(replies.pop(), "");
+  assert.equal(replies.length, requests.length);
+  const anyId = (text: string) => text.replaceAll(/\b[0-9a-f]{8}\b/g, "ID");
+  let changed = 0;
+  for (const [index, request] of requests.entries()) {
+    const reply = JSON.parse(replies[index]);
+    const input = encoder.encode(request.input);
+    const code = request.exit_code === undefined ? [] : ["--exit-code", String(request.exit_code)];
+    const args = ["result-reduce", "--host", "pi", "--command", request.command, ...code];
+    const json = JSON.parse(decoder.decode((await yarp([...args, "--json"], {}, input)).stdout));
+    const { output, ...report } = reply;
+    assert.deepEqual(
+      anyId(JSON.stringify(report)),
+      anyId(JSON.stringify(json)),
+      `request ${index}`,
+    );
+    assert.equal(output !== undefined, report.changed, `output exactly when changed (${index})`);
+    if (!report.changed) continue;
+    changed++;
+    const text = decoder.decode((await yarp(args, {}, input)).stdout);
+    assert.equal(anyId(output), anyId(text), `request ${index}`);
+    assert.ok(output.includes(`yarp read ${report.archive_id}`));
+    const read = await yarp(["read", report.archive_id], {}, new Uint8Array());
+    assert.deepEqual(read.stdout, input, `the archived copy of request ${index}`);
+  }
+  assert.ok(changed >= 4, `${changed} of the requests were reduced`);
+
+  const malformed = await yarp(
+    ["result-reduce", "--serve"],
+    {},
+    encoder.encode(
+      `${JSON.stringify(requests[2])}\n{"command":"ls"}\n${JSON.stringify(requests[2])}\n`,
+    ),
+  );
+  assert.equal(malformed.code, 2);
+  assert.equal(decoder.decode(malformed.stdout).split("\n").length, 2, "one answer, then none");
+  assert.equal(
+    decoder.decode(malformed.stderr),
+    "yarp result-reduce: --serve: input: expected a string\n",
+  );
 });
 
 Deno.test("resultReduceCommand: --help answers without reading stdin", async () => {

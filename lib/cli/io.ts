@@ -104,3 +104,55 @@ export async function readAllBytes(
   }
   return bytes;
 }
+
+/**
+ * The lines of `stream` (UTF-8, without their `\n`; a last line without one
+ * counts), or undefined for a line over `maxBytes`, after which it stops:
+ * the request lines of a `--serve` process.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * const bytes = new TextEncoder().encode('"a"\n"b"\nlast');
+ * const lines = [];
+ * for await (const line of requestLines(ReadableStream.from([bytes]), 8)) lines.push(line);
+ * deepEqual(lines, ['"a"', '"b"', "last"]);
+ * ```
+ */
+export async function* requestLines(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): AsyncGenerator<string | undefined> {
+  const decoder = new TextDecoder();
+  // The unfinished line's chunks, joined only once its end arrives: a long line costs one copy.
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const take = (last: Uint8Array): string => {
+    pending.push(last);
+    const line = new Uint8Array(pendingBytes + last.length);
+    let offset = 0;
+    for (const part of pending) {
+      line.set(part, offset);
+      offset += part.length;
+    }
+    pending = [];
+    pendingBytes = 0;
+    return decoder.decode(line);
+  };
+  for await (const chunk of stream) {
+    let start = 0;
+    for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, start)) {
+      if (pendingBytes + at - start > maxBytes) break;
+      yield take(chunk.subarray(start, at));
+      start = at + 1;
+    }
+    const rest = chunk.slice(start);
+    pending.push(rest);
+    pendingBytes += rest.length;
+    if (pendingBytes > maxBytes) {
+      yield undefined;
+      return;
+    }
+  }
+  if (pendingBytes > 0) yield take(new Uint8Array(0));
+}

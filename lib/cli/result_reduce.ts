@@ -38,6 +38,20 @@
  *   hosts): 0 is success, anything else failure. An integer beyond ±2^53 is
  *   a failure whose code is not kept (archived as unknown).
  *
+ * `yarp result-reduce --serve [--rule-pack P]… [--output-cap off|BYTES]
+ * [--host H]` loads the parser, the rules and the config once, then reads
+ * requests on stdin, one JSON object per line (`command`, `input`: the
+ * visible text, optional `exit_code`, `archive_id` and `cwd`; see
+ * {@link parseServedRequest}), and answers each in order with one line: the
+ * object `--json` prints, plus `output`, the text to show, exactly when
+ * `changed` is true. Each request is reduced as one `result-reduce` run
+ * would reduce its UTF-8 bytes. A malformed request or a line over
+ * {@link MAX_SERVED_REQUEST_BYTES} is one error line and exit 2; the end of
+ * stdin is exit 0. The Pi extension keeps one per session, so a result that
+ * the extension reduces itself (a pipeline) costs no process start. The
+ * config file and packs are read at start: a caller restarts the server
+ * when they change.
+ *
  * Known misses: the input is held in memory (a host's visible result is
  * bounded); transform diagnostics fail open instead of being ranked.
  *
@@ -49,7 +63,8 @@ import { isCallIdPrefix } from "../archive/ids.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { callHost, OUTPUT_CAP_RULE } from "../archive/gain.ts";
 import { countChars } from "../bytes/count_chars.ts";
-import { readAllBytes, type TextIo, writeToReader } from "./io.ts";
+import { readAllBytes, requestLines, type TextIo, writeToReader } from "./io.ts";
+import type { ShellTreeParser } from "../shell/parser.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { DEFAULT_OUTPUT_CAP } from "../reduce/output_cap.ts";
 import {
@@ -60,7 +75,11 @@ import {
 } from "../shell/finished_result.ts";
 
 const USAGE =
-  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--host H] [--json] < TEXT\n";
+  "usage: yarp result-reduce --command SRC [--exit-code N] [--archive-id ID] [--rule-pack P]... [--output-cap off|BYTES] [--host H] [--json] < TEXT\n" +
+  "       yarp result-reduce --serve [--rule-pack P]... [--output-cap off|BYTES] [--host H]\n";
+
+/** The longest request line `--serve` reads (a longer visible result is reduced by a one-shot run). */
+export const MAX_SERVED_REQUEST_BYTES = 64 * 1024 * 1024;
 
 /** Parsed `result-reduce` arguments. */
 export interface ResultReduceArgs {
@@ -76,9 +95,18 @@ export interface ResultReduceArgs {
   readonly host?: string;
 }
 
+/** Parsed `result-reduce --serve` arguments: what every served request shares. */
+export interface ResultServeArgs {
+  readonly serve: true;
+  readonly rulePacks: readonly string[];
+  readonly outputCap?: number | "off";
+  readonly host?: string;
+}
+
 /**
  * Parses the arguments after `result-reduce` with the shared parser
  * (`_args.ts`); one error line when malformed: no positionals and no `--`,
+ * `--serve` with only `--rule-pack`, `--output-cap` and `--host`, else
  * `--command` required and not empty, `--exit-code` an integer (a negative
  * one may follow as its own word: `--exit-code -1`), `--archive-id` a call
  * id or prefix, no empty `--rule-pack` path, a `--host` that names no host
@@ -86,9 +114,9 @@ export interface ResultReduceArgs {
  */
 export function parseResultReduceArgs(
   args: readonly string[],
-): ResultReduceArgs | { error: string } {
+): ResultReduceArgs | ResultServeArgs | { error: string } {
   const parsed = parseArgs(args, {
-    flags: ["--json"],
+    flags: ["--json", "--serve"],
     options: ["--command", "--exit-code", "--archive-id", "--output-cap", "--host"],
     repeatable: ["--rule-pack"],
   });
@@ -101,8 +129,6 @@ export function parseResultReduceArgs(
   }
   const rulePacks = parsed.lists.get("--rule-pack") ?? [];
   if (rulePacks.includes("")) return { error: "--rule-pack: missing path" };
-  const command = parsed.values.get("--command");
-  if (command === undefined || command === "") return { error: "--command: required" };
   const capText = parsed.values.get("--output-cap");
   if (capText !== undefined && capText !== "off" && !/^[1-9]\d{0,9}$/.test(capText)) {
     return {
@@ -121,6 +147,18 @@ export function parseResultReduceArgs(
   const cap = capText === undefined
     ? {}
     : { outputCap: capText === "off" ? "off" : Number(capText) } as const;
+  if (parsed.flags.has("--serve")) {
+    if (parsed.flags.has("--json")) return { error: "--serve always answers in JSON; drop --json" };
+    const perRequest = ["--command", "--exit-code", "--archive-id"].find((name) =>
+      parsed.values.has(name)
+    );
+    if (perRequest !== undefined) {
+      return { error: `${perRequest}: --serve reads it from each request` };
+    }
+    return { serve: true, rulePacks, ...cap, ...(host === undefined ? {} : host) };
+  }
+  const command = parsed.values.get("--command");
+  if (command === undefined || command === "") return { error: "--command: required" };
   return {
     ...cap,
     ...(host === undefined ? {} : host),
@@ -330,6 +368,14 @@ export interface FinishedResult {
   readonly host: string;
 }
 
+/** What reducing a result reads besides the result: loaded once per `--serve` process. */
+interface LoadedReducer {
+  readonly parser: ShellTreeParser;
+  /** Undefined when a pack or the config is invalid: every input passes through. */
+  readonly registry: RuleRegistry | undefined;
+  readonly options: FinishedResultOptions;
+}
+
 /**
  * The result path's core, shared by `yarp result-reduce` and `yarp hook`:
  * parse and plan `result.command`, archive the exact input first, then
@@ -349,7 +395,20 @@ export async function reduceResult(
   ) => (parser.parse(result.command), parser));
   preloadResultModules();
   const [input, registry] = await Promise.all([result.input, loadRegistry(result.rulePacks)]);
-  if (registry === undefined) {
+  return reduceLoaded(result, input, {
+    parser: await parserPromise,
+    registry,
+    options: registry === undefined ? {} : await configuredOptions(result.outputCap),
+  });
+}
+
+/** {@link reduceResult} of `input` with the parser, rules and config already loaded. */
+async function reduceLoaded(
+  result: FinishedResult,
+  input: Uint8Array,
+  loaded: LoadedReducer,
+): Promise<{ output: Uint8Array; report: ResultReduceReport }> {
+  if (loaded.registry === undefined) {
     const size = input.length;
     return {
       output: input,
@@ -369,10 +428,10 @@ export async function reduceResult(
       result.command,
       input,
       result.exitCode,
-      await parserPromise,
-      registry,
+      loaded.parser,
+      loaded.registry,
       archiveCopy(result, input, opened),
-      await configuredOptions(result.outputCap),
+      loaded.options,
     );
     if (reduced.report.changed) {
       await recordGain(opened, reduced.report, result.host, input, reduced.output);
@@ -381,6 +440,127 @@ export async function reduceResult(
   } finally {
     opened.db?.close();
   }
+}
+
+/** The `--json` object for `report`. */
+function reportJson(report: ResultReduceReport): Record<string, unknown> {
+  return {
+    changed: report.changed,
+    rule: report.rule,
+    archive_id: report.archiveId,
+    reasons: report.reasons,
+    bytes_before: report.bytesBefore,
+    bytes_after: report.bytesAfter,
+  };
+}
+
+/** One `--serve` request: a finished result, its text as UTF-8 bytes once encoded. */
+export interface ServedRequest {
+  readonly command: string;
+  readonly input: string;
+  readonly exitCode: number | undefined;
+  readonly archiveId?: string;
+  readonly cwd?: string;
+}
+
+/**
+ * Reads one `--serve` request line: a JSON object with `command` (a shell
+ * source, not empty) and `input` (the visible text) as strings, and
+ * optionally `exit_code` (an integer or null; beyond ±2^53 a failure whose
+ * code is not kept), `archive_id` (a call id or prefix) and `cwd` (a
+ * string, archived with the call). Any other field, or a bad one, is one
+ * error naming it.
+ *
+ * @example
+ * ```ts
+ * import { deepEqual } from "node:assert/strict";
+ * deepEqual(parseServedRequest('{"command":"make","input":"ok\\n","exit_code":2}'), {
+ *   command: "make",
+ *   input: "ok\n",
+ *   exitCode: 2,
+ * });
+ * deepEqual(parseServedRequest('{"command":"make"}'), { error: "input: expected a string" });
+ * ```
+ */
+export function parseServedRequest(line: string): ServedRequest | { error: string } {
+  let request: unknown;
+  try {
+    request = JSON.parse(line);
+  } catch {
+    return { error: "a request must be one JSON object on one line" };
+  }
+  if (typeof request !== "object" || request === null || Array.isArray(request)) {
+    return { error: "a request must be one JSON object on one line" };
+  }
+  const fields = request as Record<string, unknown>;
+  const known = ["command", "input", "exit_code", "archive_id", "cwd"];
+  const stray = Object.keys(fields).find((key) => !known.includes(key));
+  if (stray !== undefined) return { error: `${quotedArg(stray)}: not a request field` };
+  const { command, input, exit_code: code, archive_id: archiveId, cwd } = fields;
+  if (typeof command !== "string" || command === "") {
+    return { error: "command: expected a shell source" };
+  }
+  if (typeof input !== "string") return { error: "input: expected a string" };
+  if (code !== undefined && code !== null && !Number.isInteger(code)) {
+    return { error: "exit_code: expected an integer or null" };
+  }
+  if (archiveId !== undefined && (typeof archiveId !== "string" || !isCallIdPrefix(archiveId))) {
+    return { error: "archive_id: expected a call id (4 to 16 hex digits)" };
+  }
+  if (cwd !== undefined && typeof cwd !== "string") return { error: "cwd: expected a string" };
+  return {
+    command,
+    input,
+    exitCode: typeof code === "number" ? exitStatus(String(code)) : undefined,
+    ...(archiveId === undefined ? {} : { archiveId }),
+    ...(cwd === undefined ? {} : { cwd }),
+  };
+}
+
+/** `--serve`: one answer line per request line, until the end of stdin (see the module doc). */
+async function serve(options: ResultServeArgs, host: string, io: TextIo): Promise<number> {
+  const { loadShellTreeParser } = await import("../shell/parser.ts");
+  preloadResultModules();
+  const [parser, registry] = await Promise.all([
+    loadShellTreeParser(),
+    loadRegistry(options.rulePacks),
+  ]);
+  const loaded: LoadedReducer = {
+    parser,
+    registry,
+    options: registry === undefined ? {} : await configuredOptions(options.outputCap),
+  };
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  for await (const line of requestLines(Deno.stdin.readable, MAX_SERVED_REQUEST_BYTES)) {
+    const request = line === undefined
+      ? { error: `a request line is over ${MAX_SERVED_REQUEST_BYTES} bytes` }
+      : parseServedRequest(line);
+    if ("error" in request) {
+      io.err(`yarp result-reduce: --serve: ${request.error}\n`);
+      return 2;
+    }
+    const input = encoder.encode(request.input);
+    const { output, report } = await reduceLoaded(
+      { ...request, input, rulePacks: options.rulePacks, outputCap: options.outputCap, host },
+      input,
+      loaded,
+    );
+    let shown: { output?: string } = {};
+    if (report.changed) {
+      try {
+        shown = { output: decoder.decode(output) };
+      } catch {
+        // Not UTF-8 (a reducer never cuts inside a character): shown unchanged, never garbled.
+        shown = {};
+      }
+    }
+    const reply = "output" in shown
+      ? reportJson(report)
+      : reportJson({ ...report, changed: false });
+    io.out(JSON.stringify({ ...reply, ...shown }) + "\n");
+  }
+  return 0;
 }
 
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */
@@ -394,25 +574,17 @@ export async function resultReduceCommand(args: string[], io: TextIo): Promise<n
   const host = "error" in options ? options : callHost(options.host, processEnv("YARP_HOST"));
   if ("error" in host || "error" in options) {
     io.err(`yarp result-reduce: ${"error" in host ? host.error : ""}\n`);
-    await copyInputThrough();
+    if (!args.includes("--serve")) await copyInputThrough();
     return 2;
   }
+  if ("serve" in options) return await serve(options, host.host, io);
   const { output, report } = await reduceResult({
     ...options,
     host: host.host,
     input: readAllBytes(Deno.stdin),
   });
   if (options.json) {
-    io.out(
-      JSON.stringify({
-        changed: report.changed,
-        rule: report.rule,
-        archive_id: report.archiveId,
-        reasons: report.reasons,
-        bytes_before: report.bytesBefore,
-        bytes_after: report.bytesAfter,
-      }) + "\n",
-    );
+    io.out(JSON.stringify(reportJson(report)) + "\n");
     return 0;
   }
   writeToReader(Deno.stdout, output);

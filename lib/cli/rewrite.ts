@@ -35,7 +35,7 @@
 import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
-import { readAllBytes, type TextIo } from "./io.ts";
+import { readAllBytes, requestLines, type TextIo } from "./io.ts";
 import {
   decideRewrite,
   type RewriteDecision,
@@ -226,34 +226,6 @@ async function serve(
     io.out(jsonReply(decision));
   }
   return 0;
-}
-
-/**
- * The lines of `stream` (UTF-8, without their `\n`; a last line without one
- * counts), or undefined for a line over `maxBytes`, after which it stops.
- */
-async function* requestLines(
-  stream: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): AsyncGenerator<string | undefined> {
-  const decoder = new TextDecoder();
-  let pending = new Uint8Array(0);
-  for await (const chunk of stream) {
-    const joined = new Uint8Array(pending.length + chunk.length);
-    joined.set(pending);
-    joined.set(chunk, pending.length);
-    let start = 0;
-    for (let at = joined.indexOf(0x0a); at >= 0; at = joined.indexOf(0x0a, start)) {
-      yield decoder.decode(joined.subarray(start, at));
-      start = at + 1;
-    }
-    pending = joined.slice(start);
-    if (pending.length > maxBytes) {
-      yield undefined;
-      return;
-    }
-  }
-  if (pending.length > 0) yield decoder.decode(pending);
 }
 
 /** One file the registry was read from, stamped before it was read. */
