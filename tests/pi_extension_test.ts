@@ -12,6 +12,7 @@ import {
   markerArchiveId,
   type ProcessOutcome,
   readRewriteJson,
+  readServedReduction,
   shellCall,
   shellWord,
   withInvocation,
@@ -1240,6 +1241,125 @@ Deno.test("rewrite server: new sources are answered by yarp rewrite --serve; a f
   assert.deepEqual(served, ["git log", "git diff", "git show"], "and not asked again");
   assert.equal(oneShot(), 3, "the one-shot process answers instead");
   assert.match(await h.command(""), /errors: none/);
+});
+
+Deno.test("result server: results are reduced by yarp result-reduce --serve once the knowledge is there; a failed one falls back", async () => {
+  const requests: Record<string, unknown>[] = [];
+  let broken = false;
+  let closed = 0;
+  let stamp = "1:1";
+  const resultServer: LineServer = {
+    request: (line) => {
+      requests.push(JSON.parse(line));
+      if (broken) return Promise.resolve('{"changed":true}');
+      return Promise.resolve(
+        JSON.stringify({ changed: true, archive_id: "0123abcd", output: MARKED }),
+      );
+    },
+    close: () => void closed++,
+  };
+  const started: string[][] = [];
+  const h = harness({
+    reduce: () => exit(MARKED),
+    leadWords: () =>
+      exit(
+        JSON.stringify({ programs: ["git"], patterns: [], inputs: [{ path: "/c", stamp }] }) + "\n",
+      ),
+  }, {
+    fileStamp: () => Promise.resolve(stamp),
+    serve: (_binary, args) => {
+      started.push([...args]);
+      return args[0] === "result-reduce"
+        ? resultServer
+        : { request: () => Promise.resolve(undefined), close: () => {} };
+    },
+  });
+  const oneShot = () => h.calls.filter((c) => c[0] === "result-reduce").length;
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const pipeline = { command: "make | tail" };
+  const text = "m".repeat(9000);
+  assert.equal(
+    (await h.result("bash", pipeline, text, false, "a"))?.content[0].text,
+    MARKED.trimEnd(),
+  );
+  await settle();
+  assert.equal(oneShot(), 1, "the first result, before the knowledge is there, starts a process");
+  assert.deepEqual(started, [["rewrite", "--serve", "--host", "pi"]], "not yet a result server");
+  assert.equal(
+    (await h.result("bash", pipeline, text, true, "b"))?.content[0].text,
+    MARKED.trimEnd(),
+  );
+  assert.equal(
+    (await h.result(
+      "bash",
+      pipeline,
+      `${text}
+
+Command exited with code 2`,
+      true,
+      "c",
+    ))
+      ?.content[0].text,
+    `${MARKED.trimEnd()}
+
+Command exited with code 2`,
+  );
+  assert.equal(oneShot(), 1, "the server answered: no process");
+  assert.deepEqual(started[1], ["result-reduce", "--serve", "--host", "pi"]);
+  assert.equal(started.length, 2, "one result server for the session");
+  assert.deepEqual(requests, [
+    { command: "make | tail", input: text, cwd: "/project" },
+    { command: "make | tail", input: text, exit_code: 2, cwd: "/project" },
+  ]);
+  broken = true;
+  assert.equal(
+    (await h.result("bash", pipeline, text, false, "d"))?.content[0].text,
+    MARKED.trimEnd(),
+  );
+  assert.equal(closed, 1, "a malformed reply closes the server");
+  assert.equal(oneShot(), 2, "and the one-shot process answers instead");
+  broken = false;
+  await h.result("bash", pipeline, text, false, "e");
+  assert.equal(started.length, 2, "a failed server is not started again");
+  assert.equal(requests.length, 3);
+  assert.equal(oneShot(), 3);
+  stamp = "2:2";
+  for (const id of ["f", "g"]) {
+    await h.result("bash", pipeline, text, false, id);
+    await settle();
+  }
+  assert.equal(oneShot(), 5, "a changed rule file drops the knowledge, which is asked again");
+  await h.result("bash", pipeline, text, false, "h");
+  assert.deepEqual(started.slice(2), [
+    ["rewrite", "--serve", "--host", "pi"],
+    ["result-reduce", "--serve", "--host", "pi"],
+  ], "and the new knowledge may start a new result server");
+  assert.equal(requests.length, 4);
+  assert.equal(oneShot(), 5);
+  assert.match(await h.command(""), /errors: none/);
+});
+
+Deno.test("startLineServer: a real yarp result-reduce --serve reduces, and the marker's copy reads back", async () => {
+  const yarp = new URL("../bin/yarp", import.meta.url).pathname;
+  const dir = await Deno.makeTempDir({ prefix: "yarp-result-server-" });
+  try {
+    const env = { XDG_STATE_HOME: `${dir}/state`, XDG_CONFIG_HOME: `${dir}/config` };
+    const server = startLineServer([yarp, "result-reduce", "--serve", "--host", "pi"], { env });
+    const input = "ok line\n".repeat(2000) + "x.c:1:2: error: bad\n";
+    const reply = await server.request(
+      JSON.stringify({ command: "make 2>&1 | cat", input, exit_code: 2 }),
+      20_000,
+    );
+    server.close();
+    const outcome = readServedReduction(reply ?? "", input);
+    const decision = outcome === undefined ? undefined : decideReducedResult(input, outcome);
+    assert.ok(decision?.replace, reply);
+    assert.match(decision.text, /x\.c:1:2: error: bad\n/);
+    const read = await runProcess([yarp, "read", decision.archiveId], { timeoutMs: 20_000, env });
+    assert.deepEqual(read.kind === "exit" && read.stdout === input, true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("startLineServer: replies in order from a real yarp rewrite --serve; closed or silent is undefined", async () => {

@@ -32,7 +32,9 @@ function readJson(path: string): unknown {
 
 /** The extension's version from its package.json. */
 function packageVersion(): string {
-  const manifest = readJson(join(PACKAGE_DIR, "package.json")) as { version?: unknown } | undefined;
+  const manifest = readJson(join(PACKAGE_DIR, "package.json")) as {
+    version?: unknown;
+  } | undefined;
   return typeof manifest?.version === "string" ? manifest.version : "unknown";
 }
 
@@ -40,7 +42,8 @@ function packageVersion(): string {
 function executable(path: string): boolean {
   try {
     const info = statSync(path);
-    return info.isFile() && (/\.[jt]s$/.test(path) || (info.mode & 0o111) !== 0);
+    return info.isFile() &&
+      (/\.[jt]s$/.test(path) || (info.mode & 0o111) !== 0);
   } catch {
     return false;
   }
@@ -86,7 +89,11 @@ function npmDeno(): string | undefined {
       process.platform === "win32" ? "win32" : process.platform
     }-${process.arch}${libc}`;
     const own = join(
-      dirname(createRequire(join(dir, "package.json")).resolve(`${platform}/package.json`)),
+      dirname(
+        createRequire(join(dir, "package.json")).resolve(
+          `${platform}/package.json`,
+        ),
+      ),
       exe,
     );
     return executable(own) ? own : undefined;
@@ -96,10 +103,15 @@ function npmDeno(): string | undefined {
 }
 
 /** Reads Pi's `$TMPDIR/pi-bash-*.log` whole, only when its text ends with what Pi showed. */
-async function readFullOutput(path: string, visible: string): Promise<string | undefined> {
+async function readFullOutput(
+  path: string,
+  visible: string,
+): Promise<string | undefined> {
   try {
     if (!/^pi-bash-[0-9a-f]+\.log$/.test(basename(path))) return undefined;
-    if (await realpath(dirname(path)) !== await realpath(tmpdir())) return undefined;
+    if (await realpath(dirname(path)) !== await realpath(tmpdir())) {
+      return undefined;
+    }
     const info = await lstat(path);
     if (!info.isFile() || info.size > MAX_FULL_OUTPUT) return undefined;
     const handle = await open(path, "r");
@@ -143,7 +155,9 @@ const packProbe: ProjectPackProbe = {
     try {
       const handle = await open(path, "r");
       try {
-        return createHash("sha256").update(await handle.readFile()).digest("hex");
+        return createHash("sha256").update(await handle.readFile()).digest(
+          "hex",
+        );
       } finally {
         await handle.close();
       }
@@ -164,7 +178,10 @@ export function realDeps(): ExtensionDeps {
     projectPack: packProbe,
     fileStamp,
     serve: (binary, args, options) =>
-      startLineServer([...binary.argv, ...args], { ...options, env: binary.env }),
+      startLineServer([...binary.argv, ...args], {
+        ...options,
+        env: binary.env,
+      }),
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
 }

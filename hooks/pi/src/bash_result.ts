@@ -49,7 +49,10 @@ const TRUNCATION =
  * });
  * ```
  */
-export function splitBashResult(text: string, isError: boolean): BashResultText {
+export function splitBashResult(
+  text: string,
+  isError: boolean,
+): BashResultText {
   let rest = text;
   let statusNotice: string | undefined;
   let exitCode: number | undefined = 0;
@@ -70,7 +73,13 @@ export function splitBashResult(text: string, isError: boolean): BashResultText 
     fullOutputPath = truncation[2];
     rest = rest.slice(0, truncation.index);
   }
-  return { body: rest, truncationNotice, fullOutputPath, statusNotice, exitCode };
+  return {
+    body: rest,
+    truncationNotice,
+    fullOutputPath,
+    statusNotice,
+    exitCode,
+  };
 }
 
 /**
@@ -79,7 +88,10 @@ export function splitBashResult(text: string, isError: boolean): BashResultText 
  * line. Pi's truncation notice is dropped: YARP's marker now says what was
  * left out and where the exact copy is.
  */
-export function joinReducedResult(reduced: string, statusNotice: string | undefined): string {
+export function joinReducedResult(
+  reduced: string,
+  statusNotice: string | undefined,
+): string {
   const text = reduced.replace(/\n+$/, "");
   if (statusNotice === undefined) return text;
   return text === "" ? statusNotice : `${text}\n\n${statusNotice}`;

@@ -24,8 +24,9 @@
  * - `tool_result`: a wrapped call was reduced by `yarp run` and is left
  *   alone; a `yarp …` call of the model's is left alone; else `yarp
  *   result-reduce` reads the full output (Pi's full-output file when Pi
- *   truncated) and its reply replaces the text only when it changed and
- *   names an archived copy. `isError`, `details` and Pi's status notice stay.
+ *   truncated): one `yarp result-reduce --serve` per session once the rule
+ *   knowledge is there, else a process of its own; its reply replaces the
+ *   text only when it changed and names an archived copy. `isError`, `details` and Pi's status notice stay.
  * - `rewrite` and `result-reduce` get `--host pi`, so every reduction made
  *   in Pi (the wrapper's `yarp run --host pi` too) is recorded under host
  *   `pi`; `/yarp`'s characters saved are `yarp gain --json --host pi
@@ -44,6 +45,7 @@ import {
   type ProcessOutcome,
   readGainJson,
   readRewriteJson,
+  readServedReduction,
   readVersionReply,
   type RewriteDecision,
   shellCall,
@@ -72,7 +74,9 @@ import type { LineServer } from "./yarp_process.ts";
 export interface PiContext {
   readonly cwd?: string;
   readonly hasUI?: boolean;
-  readonly ui?: { notify?: (message: string, level?: "info" | "warning" | "error") => void };
+  readonly ui?: {
+    notify?: (message: string, level?: "info" | "warning" | "error") => void;
+  };
   readonly isProjectTrusted?: () => boolean;
 }
 
@@ -83,7 +87,10 @@ export interface PiApi {
   on(event: string, handler: Handler): void;
   registerCommand(
     name: string,
-    options: { description: string; handler: (args: string, ctx: PiContext) => unknown },
+    options: {
+      description: string;
+      handler: (args: string, ctx: PiContext) => unknown;
+    },
   ): void;
 }
 
@@ -100,7 +107,10 @@ export interface ExtensionDeps {
     options: { stdin?: string; timeoutMs: number; cwd?: string },
   ) => Promise<ProcessOutcome>;
   /** The whole output in Pi's full-output file, only when it is Pi's and ends with `visible`. */
-  readonly readFullOutput: (path: string, visible: string) => Promise<string | undefined>;
+  readonly readFullOutput: (
+    path: string,
+    visible: string,
+  ) => Promise<string | undefined>;
   /** File checks for the project pack. */
   readonly projectPack: ProjectPackProbe;
   /**
@@ -110,8 +120,9 @@ export interface ExtensionDeps {
    */
   readonly fileStamp?: (path: string) => Promise<string | null>;
   /**
-   * Starts `yarp rewrite --serve` (a {@link LineServer}) for a session's
-   * rule knowledge; without it every new source starts `yarp rewrite`.
+   * Starts `yarp rewrite --serve` or `yarp result-reduce --serve` (a
+   * {@link LineServer}) for a session's rule knowledge; without it every new
+   * source starts `yarp rewrite` and every result `yarp result-reduce`.
    */
   readonly serve?: (
     binary: YarpBinary,
@@ -126,6 +137,14 @@ export interface ExtensionDeps {
 export const REWRITE_TIMEOUT_MS = 2000;
 export const VERSION_TIMEOUT_MS = 2000;
 export const RESULT_TIMEOUT_MS = 5000;
+
+/**
+ * The longest result request sent to `yarp result-reduce --serve`, in
+ * characters of its JSON line: a third of the server's limit in bytes
+ * (`MAX_SERVED_REQUEST_BYTES`, 64 MiB), since a character of that line is
+ * at most 3 bytes of UTF-8. A longer result starts its own process.
+ */
+export const MAX_SERVED_RESULT_CHARS = 64 * 1024 * 1024 / 3;
 
 /**
  * Results shorter than this (and not truncated by Pi) are left alone without
@@ -148,14 +167,18 @@ export const MAX_REMEMBERED_SOURCE = 4096;
 /**
  * What YARP's rules are known to say for one working directory and pack
  * list: the lead words once `yarp rewrite --lead-words` answered, the
- * rewrite decisions YARP gave since, by source, and the rewrite server that
- * answers new sources without a process start.
+ * rewrite decisions YARP gave since, by source, and the servers that answer
+ * new sources and reduce results without a process start. The servers read
+ * the rules and config once, so they go with the knowledge when a rule file
+ * changes.
  */
 interface RuleKnowledge {
   words?: LeadWords;
   readonly decisions: Map<string, RewriteDecision>;
   /** `yarp rewrite --serve` for new sources, until it fails once. */
   server?: LineServer;
+  /** `yarp result-reduce --serve`, started for the first result that needs it; null once it failed. */
+  resultServer?: LineServer | null;
 }
 
 interface Readiness {
@@ -185,21 +208,34 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   const record = (event: SessionEvent) => {
     stats = recordEvent(stats, event);
   };
-  const say = (ctx: PiContext, message: string, level: "info" | "warning" | "error") => {
-    if (ctx.hasUI === true && typeof ctx.ui?.notify === "function") ctx.ui.notify(message, level);
-    else deps.stderr(message);
+  const say = (
+    ctx: PiContext,
+    message: string,
+    level: "info" | "warning" | "error",
+  ) => {
+    if (ctx.hasUI === true && typeof ctx.ui?.notify === "function") {
+      ctx.ui.notify(message, level);
+    } else deps.stderr(message);
   };
 
   const identify = async (binary: YarpBinary, ctx: PiContext, build = true) => {
-    const outcome = await deps.run(binary, build ? ["--version", "--build"] : ["--version"], {
-      timeoutMs: VERSION_TIMEOUT_MS,
-      cwd: ctx.cwd,
-    });
+    const outcome = await deps.run(
+      binary,
+      build ? ["--version", "--build"] : ["--version"],
+      {
+        timeoutMs: VERSION_TIMEOUT_MS,
+        cwd: ctx.cwd,
+      },
+    );
     return { outcome, identity: readVersionReply(outcome) };
   };
   /** A binary that timed out once is not asked again this session, so a hang costs one timeout. */
   let hung: string | undefined;
-  const noteTimeout = (ctx: PiContext, outcome: ProcessOutcome, what: string) => {
+  const noteTimeout = (
+    ctx: PiContext,
+    outcome: ProcessOutcome,
+    what: string,
+  ) => {
     if (outcome.kind !== "timeout" || hung !== undefined) return;
     hung = `'yarp ${what}' timed out`;
     say(ctx, `YARP disabled for this session: ${hung}`, "warning");
@@ -222,7 +258,10 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       // The reference first in line is used as it is: no other copy to compare, so no build
       // digest to ask for (from source it is computed from the files, the one costly part).
       const ref = await identify(reference, ctx, !same(candidates[0]));
-      const failed = (binary: YarpBinary, outcome: ProcessOutcome): Readiness => ({
+      const failed = (
+        binary: YarpBinary,
+        outcome: ProcessOutcome,
+      ): Readiness => ({
         binary,
         binaryVersion: undefined,
         disabledReason: `'yarp --version --build' failed (${
@@ -258,7 +297,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           passedOver.push(`${candidate.description}: stale, yarp ${line}`);
           continue;
         }
-        return { binary: candidate, binaryVersion: line, disabledReason: undefined, passedOver };
+        return {
+          binary: candidate,
+          binaryVersion: line,
+          disabledReason: undefined,
+          passedOver,
+        };
       }
       return {
         binary: undefined,
@@ -272,8 +316,16 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     return ready.then((state) => {
       if (state.disabledReason !== undefined && !noticeShown) {
         noticeShown = true;
-        say(ctx, `YARP disabled for this session: ${state.disabledReason}`, "warning");
-        record({ kind: "error", code: "disabled", detail: state.disabledReason });
+        say(
+          ctx,
+          `YARP disabled for this session: ${state.disabledReason}`,
+          "warning",
+        );
+        record({
+          kind: "error",
+          code: "disabled",
+          detail: state.disabledReason,
+        });
       }
       return state;
     });
@@ -284,7 +336,9 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     state: Readiness,
     ctx: PiContext,
   ): Promise<{ args: string[]; pack?: WrapperPack }> => {
-    if (state.binary === undefined || ctx.cwd === undefined) return { args: [] };
+    if (state.binary === undefined || ctx.cwd === undefined) {
+      return { args: [] };
+    }
     const piTrust = typeof ctx.isProjectTrusted === "function" ? ctx.isProjectTrusted() : undefined;
     const binary = state.binary;
     const { args, pack, trust } = await projectPackArgs(
@@ -312,7 +366,9 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     binary: YarpBinary,
     packs: readonly string[],
     ctx: PiContext,
-  ): Promise<{ readonly entry: RuleKnowledge; readonly words: LeadWords } | undefined> => {
+  ): Promise<
+    { readonly entry: RuleKnowledge; readonly words: LeadWords } | undefined
+  > => {
     const stampOf = deps.fileStamp;
     if (stampOf === undefined) return undefined;
     const key = [ctx.cwd ?? "", ...packs].join("\0");
@@ -320,7 +376,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     if (entry === undefined) {
       const asked: RuleKnowledge = {
         decisions: new Map(),
-        server: deps.serve?.(binary, ["rewrite", "--serve", ...PI_HOST, ...packs], {
+        server: deps.serve?.(binary, [
+          "rewrite",
+          "--serve",
+          ...PI_HOST,
+          ...packs,
+        ], {
           cwd: ctx.cwd,
         }),
       };
@@ -328,13 +389,17 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       deps.run(binary, ["rewrite", "--lead-words", ...packs], {
         timeoutMs: VERSION_TIMEOUT_MS,
         cwd: ctx.cwd,
-      }).then((outcome) => asked.words = readLeadWordsReply(outcome), () => undefined);
+      }).then(
+        (outcome) => asked.words = readLeadWordsReply(outcome),
+        () => undefined,
+      );
       return undefined;
     }
     const words = entry.words;
     if (words === undefined) return undefined;
     if (!await inputsUnchanged(words, stampOf)) {
       entry.server?.close();
+      entry.resultServer?.close();
       knowledge.delete(key);
       return undefined;
     }
@@ -352,11 +417,57 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   ): Promise<ProcessOutcome | undefined> => {
     const server = entry?.server;
     if (server === undefined) return undefined;
-    const line = await server.request(JSON.stringify(source), REWRITE_TIMEOUT_MS);
-    if (line !== undefined) return { kind: "exit", code: 0, stdout: `${line}\n`, stderr: "" };
+    const line = await server.request(
+      JSON.stringify(source),
+      REWRITE_TIMEOUT_MS,
+    );
+    if (line !== undefined) {
+      return { kind: "exit", code: 0, stdout: `${line}\n`, stderr: "" };
+    }
     server.close();
     entry!.server = undefined;
     return undefined;
+  };
+
+  /**
+   * The result server's reduction of `request.input` as the one-shot
+   * process's outcome, or undefined (no fresh rule knowledge yet, a request
+   * over {@link MAX_SERVED_RESULT_CHARS}, or the server failed: it is closed
+   * and not started again while the knowledge lasts, and the caller starts
+   * `yarp result-reduce` as before). The server is started by the first
+   * result that gets this far, and answers it once up (a one-shot process
+   * would cost the same start).
+   */
+  const reduceOnServer = async (
+    binary: YarpBinary,
+    packs: readonly string[],
+    ctx: PiContext,
+    request: {
+      readonly command: string;
+      readonly input: string;
+      readonly exit_code?: number;
+    },
+  ): Promise<ProcessOutcome | undefined> => {
+    if (deps.serve === undefined) return undefined;
+    const entry = (await freshKnowledge(binary, packs, ctx))?.entry;
+    if (entry === undefined || entry.resultServer === null) return undefined;
+    const line = JSON.stringify({
+      ...request,
+      ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }),
+    });
+    if (line.length > MAX_SERVED_RESULT_CHARS) return undefined;
+    const server = entry.resultServer ??= deps.serve(
+      binary,
+      ["result-reduce", "--serve", ...PI_HOST, ...packs],
+      { cwd: ctx.cwd },
+    );
+    const reply = await server.request(line, RESULT_TIMEOUT_MS);
+    const outcome = reply === undefined ? undefined : readServedReduction(reply, request.input);
+    if (outcome === undefined) {
+      server.close();
+      entry.resultServer = null;
+    }
+    return outcome;
   };
 
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {
@@ -382,7 +493,9 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         input?: unknown;
       };
       const call = shellCall(toolName, input);
-      if (call === undefined || typeof toolCallId !== "string") return undefined;
+      if (call === undefined || typeof toolCallId !== "string") {
+        return undefined;
+      }
       originals.set(toolCallId, call.command);
       const state = await usable(ctx);
       if (isYarpCommand(call.command)) {
@@ -393,7 +506,11 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
             invocationWords(state.binary!) +
             call.command.slice(bare[0].length);
         }
-        return record({ kind: "pass", stage: "rewrite", reason: "yarp-command" });
+        return record({
+          kind: "pass",
+          stage: "rewrite",
+          reason: "yarp-command",
+        });
       }
       if (typeof state === "string") {
         return record({ kind: "pass", stage: "rewrite", reason: state });
@@ -404,8 +521,14 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const binary = state.binary!;
       const { args: packs, pack } = await packArgs(state, ctx);
       const known = await freshKnowledge(binary, packs, ctx);
-      if (known !== undefined && certainlyNotRewritten(call.command, known.words)) {
-        return record({ kind: "pass", stage: "rewrite", reason: "unknown-program" });
+      if (
+        known !== undefined && certainlyNotRewritten(call.command, known.words)
+      ) {
+        return record({
+          kind: "pass",
+          stage: "rewrite",
+          reason: "unknown-program",
+        });
       }
       let decision = known?.entry.decisions.get(call.command);
       if (decision === undefined) {
@@ -441,14 +564,19 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return failed("pack-changed", outcome);
         }
         if (
-          known !== undefined && known.entry.decisions.size < MAX_REMEMBERED_DECISIONS &&
+          known !== undefined &&
+          known.entry.decisions.size < MAX_REMEMBERED_DECISIONS &&
           call.command.length <= MAX_REMEMBERED_SOURCE
         ) {
           known.entry.decisions.set(call.command, decision);
         }
       }
       if (!decision.rewrite) {
-        return record({ kind: "pass", stage: "rewrite", reason: decision.reason });
+        return record({
+          kind: "pass",
+          stage: "rewrite",
+          reason: decision.reason,
+        });
       }
       const wrapper = withInvocation(decision.command, invocationWords(binary));
       (input as Record<string, unknown>)[call.field] = wrapper;
@@ -498,20 +626,37 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         statusNotice: undefined,
         exitCode: undefined,
       };
-      if (parts.fullOutputPath === undefined && parts.body.length < MIN_REDUCE_CHARS) {
+      if (
+        parts.fullOutputPath === undefined &&
+        parts.body.length < MIN_REDUCE_CHARS
+      ) {
         return pass("small");
       }
       let whole = parts.body;
       if (parts.fullOutputPath !== undefined) {
-        const full = await deps.readFullOutput(parts.fullOutputPath, parts.body);
+        const full = await deps.readFullOutput(
+          parts.fullOutputPath,
+          parts.body,
+        );
         if (full === undefined) return pass("full-output-unavailable");
         whole = full;
       }
       const { args: packs } = await packArgs(state, ctx);
-      const exit = parts.exitCode === undefined ? [] : ["--exit-code", String(parts.exitCode)];
-      const outcome = await deps.run(
+      const code = parts.exitCode;
+      const outcome = await reduceOnServer(state.binary!, packs, ctx, {
+        command,
+        input: whole,
+        ...(code === undefined ? {} : { exit_code: code }),
+      }) ?? await deps.run(
         state.binary!,
-        ["result-reduce", "--command", command, ...exit, ...PI_HOST, ...packs],
+        [
+          "result-reduce",
+          "--command",
+          command,
+          ...(code === undefined ? [] : ["--exit-code", String(code)]),
+          ...PI_HOST,
+          ...packs,
+        ],
         { stdin: whole, timeoutMs: RESULT_TIMEOUT_MS, cwd: ctx.cwd },
       );
       noteTimeout(ctx, outcome, "result-reduce");
@@ -521,7 +666,11 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           decision.reason === "timeout" || decision.reason === "exit-nonzero" ||
           decision.reason === "spawn-failed"
         ) {
-          record({ kind: "error", code: `result-${decision.reason}`, detail: describe(outcome) });
+          record({
+            kind: "error",
+            code: `result-${decision.reason}`,
+            detail: describe(outcome),
+          });
         }
         return pass(decision.reason);
       }
@@ -552,13 +701,20 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return;
         }
         if (word !== "") {
-          say(ctx, `/yarp: unknown argument '${word}' (expected off, on or doctor)`, "warning");
+          say(
+            ctx,
+            `/yarp: unknown argument '${word}' (expected off, on or doctor)`,
+            "warning",
+          );
           return;
         }
         let archive = "unknown (YARP is disabled)";
-        let gain: GainFigures | { error: string } = { error: "not asked (YARP is disabled)" };
+        let gain: GainFigures | { error: string } = {
+          error: "not asked (YARP is disabled)",
+        };
         if (
-          state.binary !== undefined && state.disabledReason === undefined && hung === undefined
+          state.binary !== undefined && state.disabledReason === undefined &&
+          hung === undefined
         ) {
           const binary = state.binary;
           const [location, saved] = await Promise.all([
@@ -566,7 +722,13 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
               timeoutMs: VERSION_TIMEOUT_MS,
               cwd: ctx.cwd,
             }),
-            deps.run(binary, ["gain", "--json", ...PI_HOST, "--since", startedAt], {
+            deps.run(binary, [
+              "gain",
+              "--json",
+              ...PI_HOST,
+              "--since",
+              startedAt,
+            ], {
               timeoutMs: RESULT_TIMEOUT_MS,
               cwd: ctx.cwd,
             }),
@@ -629,7 +791,9 @@ function doctorText(state: Readiness, version: string): string {
 }
 
 /** `X.Y.Z (build D)` as `yarp --version --build` says it. */
-function describeIdentity(identity: { version: string; build: string | undefined }): string {
+function describeIdentity(
+  identity: { version: string; build: string | undefined },
+): string {
   return identity.build === undefined
     ? identity.version
     : `${identity.version} (build ${identity.build})`;
@@ -637,7 +801,9 @@ function describeIdentity(identity: { version: string; build: string | undefined
 
 /** What `yarp gain --json` reported, or one line saying why it did not. */
 function gainFacts(outcome: ProcessOutcome): GainFigures | { error: string } {
-  if (outcome.kind !== "exit" || outcome.code !== 0) return { error: describe(outcome) };
+  if (outcome.kind !== "exit" || outcome.code !== 0) {
+    return { error: describe(outcome) };
+  }
   return readGainJson(outcome.stdout) ?? { error: "malformed reply" };
 }
 
