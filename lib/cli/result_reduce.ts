@@ -517,6 +517,15 @@ export function parseServedRequest(line: string): ServedRequest | { error: strin
   };
 }
 
+/** `bytes` as text (a leading BOM kept, as a one-shot run prints it), or undefined when they are not UTF-8. */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** `--serve`: one answer line per request line, until the end of stdin (see the module doc). */
 async function serve(options: ResultServeArgs, host: string, io: TextIo): Promise<number> {
   const { loadShellTreeParser } = await import("../shell/parser.ts");
@@ -531,7 +540,6 @@ async function serve(options: ResultServeArgs, host: string, io: TextIo): Promis
     options: registry === undefined ? {} : await configuredOptions(options.outputCap),
   };
   const encoder = new TextEncoder();
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   for await (const line of requestLines(Deno.stdin.readable, MAX_SERVED_REQUEST_BYTES)) {
     const request = line === undefined
       ? { error: `a request line is over ${MAX_SERVED_REQUEST_BYTES} bytes` }
@@ -546,19 +554,12 @@ async function serve(options: ResultServeArgs, host: string, io: TextIo): Promis
       input,
       loaded,
     );
-    let shown: { output?: string } = {};
-    if (report.changed) {
-      try {
-        shown = { output: decoder.decode(output) };
-      } catch {
-        // Not UTF-8 (a reducer never cuts inside a character): shown unchanged, never garbled.
-        shown = {};
-      }
-    }
-    const reply = "output" in shown
-      ? reportJson(report)
-      : reportJson({ ...report, changed: false });
-    io.out(JSON.stringify({ ...reply, ...shown }) + "\n");
+    // Output that is not UTF-8 (no reducer cuts inside a character) is shown unchanged, never garbled.
+    const text = report.changed ? utf8Text(output) : undefined;
+    const reply = text === undefined
+      ? { ...reportJson(report), changed: false }
+      : { ...reportJson(report), output: text };
+    io.out(JSON.stringify(reply) + "\n");
   }
   return 0;
 }

@@ -133,9 +133,7 @@ export function writePaths(
     let previous = "";
     for (const arg of args) {
       if (arg === "--") break;
-      if (arg.startsWith(`${option}=`)) {
-        paths.push(dirOf(arg.slice(option.length + 1)));
-      }
+      if (arg.startsWith(`${option}=`)) paths.push(dirOf(arg.slice(option.length + 1)));
       if (previous === option || previous === short) paths.push(dirOf(arg));
       previous = arg;
     }
@@ -186,22 +184,13 @@ export function permissionFlags(
 export function denoRunArgs(
   env: VariableReader,
   args: readonly string[],
-  target: { kind: "source"; entry: string; config: string } | {
-    kind: "artefact";
-    entry: string;
-  },
+  target: { kind: "source"; entry: string; config: string } | { kind: "artefact"; entry: string },
   sandbox: Sandbox = SANDBOX,
 ): string[] {
   const extra = target.kind === "source"
     ? [`--config=${target.config}`, ...sandbox.sourceFlags]
     : sandbox.artefactFlags;
-  return [
-    "run",
-    ...permissionFlags(env, args, sandbox),
-    ...extra,
-    target.entry,
-    ...args,
-  ];
+  return ["run", ...permissionFlags(env, args, sandbox), ...extra, target.entry, ...args];
 }
 
 /**
