@@ -2,7 +2,7 @@
  * What the YARP extension adds to a bash call inside a real Pi (0.73.1),
  * and where the time goes, for a reduced simple command (`git log`,
  * rewritten to `yarp run`; new on each call, and repeated), a reduced pipeline (`grep … | head -500`,
- * `yarp result-reduce`) and an unknown command (`seq 1 5`). Sessions with
+ * `yarp result-reduce`, served once the extension knows the rules) and an unknown command (`seq 1 5`). Sessions with
  * and without YARP alternate (the floor is Pi without the extension, in the
  * same run); probes loaded before and after the extension stamp each call:
  *
@@ -15,7 +15,9 @@
  *
  * Between sessions the same `yarp rewrite --json` and `yarp result-reduce`
  * processes run alone from Deno, so the extension's own share is the phase
- * minus its process. Prints medians and p95 per case and phase.
+ * minus its process, and an empty `deno eval 0` gives the machine's
+ * process-start floor in the same rounds (a loaded machine slows every
+ * start). Prints medians and p95 per case and phase.
  *
  * With `--installed`, YARP is the default install path instead of the
  * checkout's `bin/yarp` on PATH: the package `npm pack` makes, installed
@@ -57,6 +59,8 @@ const CASES: Record<string, (i: number) => string> = {
   "unknown (seq 1 5)": () => "seq 1 5",
 };
 const PHASES = ["total", "rewrite", "run", "result"] as const;
+/** The machine's process-start floor in the same rounds: how loaded it was (quiet: about 31 ms). */
+const START_FLOOR = "deno eval 0 (the start floor)";
 type Phase = typeof PHASES[number];
 type Samples = Record<Phase, number[]>;
 
@@ -83,15 +87,16 @@ async function phases(log: string, into: Samples): Promise<void> {
   }
 }
 
-/** Milliseconds of one `bin/yarp ARGS` process started from Deno, stdin given. */
+/** Milliseconds of one `PROGRAM ARGS` process (default `bin/yarp`) started from Deno, stdin given. */
 async function processMs(
   cwd: string,
   scratch: string,
   args: string[],
   stdin: Uint8Array,
+  program = join(ROOT, "bin/yarp"),
 ): Promise<number> {
   const started = performance.now();
-  const child = new Deno.Command(join(ROOT, "bin/yarp"), {
+  const child = new Deno.Command(program, {
     args,
     cwd,
     env: baseEnv(scratch),
@@ -133,7 +138,11 @@ try {
   for (const [label, commandOf] of Object.entries(CASES)) {
     const command = commandOf(0);
     const output = new TextEncoder().encode(await sh(project, `${command} 2>&1 || true`));
-    const alone: Record<string, number[]> = { rewrite: [], "result-reduce": [] };
+    const alone: Record<string, number[]> = {
+      "yarp rewrite": [],
+      "yarp result-reduce": [],
+      [START_FLOOR]: [],
+    };
     const result = { yarp: empty(), plain: empty(), checkout: empty(), alone };
     results[label] = result;
     const script: Step[] = [
@@ -162,11 +171,14 @@ try {
       for (let i = 0; i < reps / 2; i++) {
         const state = join(scratch, "yarp");
         const none = new Uint8Array();
-        result.alone.rewrite.push(
+        result.alone["yarp rewrite"].push(
           await processMs(project, state, ["rewrite", "--json", "--", command], none),
         );
-        result.alone["result-reduce"].push(
+        result.alone["yarp result-reduce"].push(
           await processMs(project, state, ["result-reduce", "--command", command], output),
+        );
+        result.alone[START_FLOOR].push(
+          await processMs(project, state, ["eval", "0"], none, Deno.execPath()),
         );
       }
     }
@@ -205,6 +217,6 @@ for (const [label, { yarp, plain, checkout, alone }] of Object.entries(results))
     );
   }
   for (const [name, xs] of Object.entries(alone)) {
-    console.log(`process alone: yarp ${name} | ${mp(xs)}`);
+    console.log(`process alone: ${name} | ${mp(xs)}`);
   }
 }
