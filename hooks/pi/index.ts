@@ -32,9 +32,7 @@ function readJson(path: string): unknown {
 
 /** The extension's version from its package.json. */
 function packageVersion(): string {
-  const manifest = readJson(join(PACKAGE_DIR, "package.json")) as {
-    version?: unknown;
-  } | undefined;
+  const manifest = readJson(join(PACKAGE_DIR, "package.json")) as { version?: unknown } | undefined;
   return typeof manifest?.version === "string" ? manifest.version : "unknown";
 }
 
@@ -42,8 +40,7 @@ function packageVersion(): string {
 function executable(path: string): boolean {
   try {
     const info = statSync(path);
-    return info.isFile() &&
-      (/\.[jt]s$/.test(path) || (info.mode & 0o111) !== 0);
+    return info.isFile() && (/\.[jt]s$/.test(path) || (info.mode & 0o111) !== 0);
   } catch {
     return false;
   }
@@ -89,11 +86,7 @@ function npmDeno(): string | undefined {
       process.platform === "win32" ? "win32" : process.platform
     }-${process.arch}${libc}`;
     const own = join(
-      dirname(
-        createRequire(join(dir, "package.json")).resolve(
-          `${platform}/package.json`,
-        ),
-      ),
+      dirname(createRequire(join(dir, "package.json")).resolve(`${platform}/package.json`)),
       exe,
     );
     return executable(own) ? own : undefined;
@@ -103,15 +96,10 @@ function npmDeno(): string | undefined {
 }
 
 /** Reads Pi's `$TMPDIR/pi-bash-*.log` whole, only when its text ends with what Pi showed. */
-async function readFullOutput(
-  path: string,
-  visible: string,
-): Promise<string | undefined> {
+async function readFullOutput(path: string, visible: string): Promise<string | undefined> {
   try {
     if (!/^pi-bash-[0-9a-f]+\.log$/.test(basename(path))) return undefined;
-    if (await realpath(dirname(path)) !== await realpath(tmpdir())) {
-      return undefined;
-    }
+    if (await realpath(dirname(path)) !== await realpath(tmpdir())) return undefined;
     const info = await lstat(path);
     if (!info.isFile() || info.size > MAX_FULL_OUTPUT) return undefined;
     const handle = await open(path, "r");
@@ -155,9 +143,7 @@ const packProbe: ProjectPackProbe = {
     try {
       const handle = await open(path, "r");
       try {
-        return createHash("sha256").update(await handle.readFile()).digest(
-          "hex",
-        );
+        return createHash("sha256").update(await handle.readFile()).digest("hex");
       } finally {
         await handle.close();
       }
@@ -178,10 +164,7 @@ export function realDeps(): ExtensionDeps {
     projectPack: packProbe,
     fileStamp,
     serve: (binary, args, options) =>
-      startLineServer([...binary.argv, ...args], {
-        ...options,
-        env: binary.env,
-      }),
+      startLineServer([...binary.argv, ...args], { ...options, env: binary.env }),
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
 }

@@ -49,10 +49,7 @@ const TRUNCATION =
  * });
  * ```
  */
-export function splitBashResult(
-  text: string,
-  isError: boolean,
-): BashResultText {
+export function splitBashResult(text: string, isError: boolean): BashResultText {
   let rest = text;
   let statusNotice: string | undefined;
   let exitCode: number | undefined = 0;
@@ -73,13 +70,7 @@ export function splitBashResult(
     fullOutputPath = truncation[2];
     rest = rest.slice(0, truncation.index);
   }
-  return {
-    body: rest,
-    truncationNotice,
-    fullOutputPath,
-    statusNotice,
-    exitCode,
-  };
+  return { body: rest, truncationNotice, fullOutputPath, statusNotice, exitCode };
 }
 
 /**
@@ -88,10 +79,7 @@ export function splitBashResult(
  * line. Pi's truncation notice is dropped: YARP's marker now says what was
  * left out and where the exact copy is.
  */
-export function joinReducedResult(
-  reduced: string,
-  statusNotice: string | undefined,
-): string {
+export function joinReducedResult(reduced: string, statusNotice: string | undefined): string {
   const text = reduced.replace(/\n+$/, "");
   if (statusNotice === undefined) return text;
   return text === "" ? statusNotice : `${text}\n\n${statusNotice}`;

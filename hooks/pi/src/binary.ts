@@ -63,16 +63,11 @@ export interface BinaryProbes {
  * the split build imports the parser's WebAssembly file as bytes.
  */
 export function denoInvocation(
-  target: { kind: "source"; entry: string; config: string } | {
-    kind: "artefact";
-    entry: string;
-  },
+  target: { kind: "source"; entry: string; config: string } | { kind: "artefact"; entry: string },
   env: (name: string) => string | undefined,
 ): { args: string[]; env: Record<string, string> } {
   const args = denoRunArgs(env, [], target);
-  if (target.kind === "artefact") {
-    args.splice(args.length - 1, 0, "--unstable-raw-imports");
-  }
+  if (target.kind === "artefact") args.splice(args.length - 1, 0, "--unstable-raw-imports");
   return { args, env: runtimeEnv(env) };
 }
 
@@ -113,9 +108,7 @@ function direct(path: string, label: string): YarpBinary {
  * ]);
  * ```
  */
-export function yarpChoices(
-  probes: BinaryProbes,
-): YarpChoices | { error: string } {
+export function yarpChoices(probes: BinaryProbes): YarpChoices | { error: string } {
   // A configured binary is the person's choice of build: it is its own reference.
   const configured = probes.env("YARP_PI_BINARY");
   if (configured !== undefined && configured !== "") {
@@ -140,10 +133,7 @@ export function yarpChoices(
     .filter((path) => probes.isFile(path));
   const buildRuns = builds.flatMap((build) =>
     denos.map(([deno, name]): YarpBinary => {
-      const run = denoInvocation(
-        { kind: "artefact", entry: build },
-        probes.env,
-      );
+      const run = denoInvocation({ kind: "artefact", entry: build }, probes.env);
       return {
         argv: [deno, ...run.args],
         env: run.env,
@@ -188,9 +178,7 @@ export function yarpChoices(
     candidates.push(found);
   }
   if (root !== undefined) candidates.push(reference);
-  for (
-    const compiled of [`${dir}/dist/yarp`, ...inCheckout(`${root}/dist/yarp`)]
-  ) {
+  for (const compiled of [`${dir}/dist/yarp`, ...inCheckout(`${root}/dist/yarp`)]) {
     if (probes.isFile(compiled)) candidates.push(direct(compiled, "compiled"));
   }
   candidates.push(...buildRuns);

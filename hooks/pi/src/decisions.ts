@@ -35,13 +35,8 @@ const SHELL_TOOLS: Readonly<Record<string, CommandField>> = {
  * deepEqual(shellCall("read", { path: "x" }), undefined);
  * ```
  */
-export function shellCall(
-  toolName: unknown,
-  input: unknown,
-): ShellCall | undefined {
-  if (typeof toolName !== "string" || !Object.hasOwn(SHELL_TOOLS, toolName)) {
-    return undefined;
-  }
+export function shellCall(toolName: unknown, input: unknown): ShellCall | undefined {
+  if (typeof toolName !== "string" || !Object.hasOwn(SHELL_TOOLS, toolName)) return undefined;
   const field = SHELL_TOOLS[toolName];
   if (typeof input !== "object" || input === null) return undefined;
   const command = (input as Record<string, unknown>)[field];
@@ -88,9 +83,7 @@ export type ProcessOutcome =
   | { readonly kind: "spawn-error"; readonly message: string };
 
 /** The pass-through reason of a process outcome that is not a clean exit 0, else undefined. */
-export function processFailure(
-  outcome: ProcessOutcome,
-): PassReason | undefined {
+export function processFailure(outcome: ProcessOutcome): PassReason | undefined {
   if (outcome.kind === "timeout") return "timeout";
   if (outcome.kind === "spawn-error") return "spawn-failed";
   return outcome.code === 0 ? undefined : "exit-nonzero";
@@ -102,11 +95,7 @@ export function processFailure(
  */
 export type RewriteDecision =
   | { readonly rewrite: true; readonly rule: string; readonly command: string }
-  | {
-    readonly rewrite: false;
-    readonly reason: string;
-    readonly rule?: string;
-  };
+  | { readonly rewrite: false; readonly reason: string; readonly rule?: string };
 
 const REASON_CODE = /^[a-z][a-z0-9-]{0,63}(?::[a-z][a-z0-9-]{0,63})?$/;
 const RULE_ID = /^[A-Za-z0-9][A-Za-z0-9._\/-]{0,199}$/;
@@ -185,10 +174,7 @@ export function readRewriteJson(
   }
   if (ruleId === undefined || typeof command !== "string") return malformed;
   const wrapper = `yarp run ${PI_HOST.join(" ")} --expect-rule ${ruleId} `;
-  if (
-    !command.startsWith(wrapper) || !command.includes(" -- ") ||
-    command.includes("\n")
-  ) {
+  if (!command.startsWith(wrapper) || !command.includes(" -- ") || command.includes("\n")) {
     return malformed;
   }
   return { decision: { rewrite, rule: ruleId, command } };
@@ -224,15 +210,9 @@ export function withInvocation(command: string, invocation: string): string {
  */
 export function readVersionReply(
   outcome: ProcessOutcome,
-):
-  | { readonly version: string; readonly build: string | undefined }
-  | undefined {
-  if (processFailure(outcome) !== undefined || outcome.kind !== "exit") {
-    return undefined;
-  }
-  const match = /^yarp (\S+?)(?: \(build ([0-9a-f]{16})\))?\n?$/.exec(
-    outcome.stdout,
-  );
+): { readonly version: string; readonly build: string | undefined } | undefined {
+  if (processFailure(outcome) !== undefined || outcome.kind !== "exit") return undefined;
+  const match = /^yarp (\S+?)(?: \(build ([0-9a-f]{16})\))?\n?$/.exec(outcome.stdout);
   return match === null ? undefined : { version: match[1], build: match[2] };
 }
 
@@ -275,9 +255,7 @@ export interface GainFigures {
 export function readGainJson(stdout: string): GainFigures | undefined {
   try {
     const total = (JSON.parse(stdout) as { total?: Record<string, unknown> } | null)?.total;
-    const figures = ["calls", "chars_before", "chars_after", "saved"].map((
-      key,
-    ) => total?.[key]);
+    const figures = ["calls", "chars_before", "chars_after", "saved"].map((key) => total?.[key]);
     if (!figures.every(Number.isSafeInteger)) return undefined;
     const [calls, charsBefore, charsAfter, saved] = figures as number[];
     return { calls, charsBefore, charsAfter, saved };
@@ -288,11 +266,7 @@ export function readGainJson(stdout: string): GainFigures | undefined {
 
 /** What to do with a finished result after `yarp result-reduce`. */
 export type ResultDecision =
-  | {
-    readonly replace: true;
-    readonly text: string;
-    readonly archiveId: string;
-  }
+  | { readonly replace: true; readonly text: string; readonly archiveId: string }
   | { readonly replace: false; readonly reason: PassReason };
 
 /**
@@ -300,10 +274,7 @@ export type ResultDecision =
  * full text was `input`: only a clean exit whose stdout differs from the
  * input, is shorter, and carries a marker naming an archived copy.
  */
-export function decideReducedResult(
-  input: string,
-  outcome: ProcessOutcome,
-): ResultDecision {
+export function decideReducedResult(input: string, outcome: ProcessOutcome): ResultDecision {
   const failure = processFailure(outcome);
   if (failure !== undefined || outcome.kind !== "exit") {
     return { replace: false, reason: failure ?? "spawn-failed" };
@@ -311,12 +282,8 @@ export function decideReducedResult(
   const output = outcome.stdout;
   if (output === input) return { replace: false, reason: "unchanged" };
   const archiveId = markerArchiveId(output);
-  if (archiveId === undefined) {
-    return { replace: false, reason: "no-archived-copy" };
-  }
-  if (output.length >= input.length) {
-    return { replace: false, reason: "not-smaller" };
-  }
+  if (archiveId === undefined) return { replace: false, reason: "no-archived-copy" };
+  if (output.length >= input.length) return { replace: false, reason: "not-smaller" };
   return { replace: true, text: output, archiveId };
 }
 

@@ -74,9 +74,7 @@ import type { LineServer } from "./yarp_process.ts";
 export interface PiContext {
   readonly cwd?: string;
   readonly hasUI?: boolean;
-  readonly ui?: {
-    notify?: (message: string, level?: "info" | "warning" | "error") => void;
-  };
+  readonly ui?: { notify?: (message: string, level?: "info" | "warning" | "error") => void };
   readonly isProjectTrusted?: () => boolean;
 }
 
@@ -87,10 +85,7 @@ export interface PiApi {
   on(event: string, handler: Handler): void;
   registerCommand(
     name: string,
-    options: {
-      description: string;
-      handler: (args: string, ctx: PiContext) => unknown;
-    },
+    options: { description: string; handler: (args: string, ctx: PiContext) => unknown },
   ): void;
 }
 
@@ -107,10 +102,7 @@ export interface ExtensionDeps {
     options: { stdin?: string; timeoutMs: number; cwd?: string },
   ) => Promise<ProcessOutcome>;
   /** The whole output in Pi's full-output file, only when it is Pi's and ends with `visible`. */
-  readonly readFullOutput: (
-    path: string,
-    visible: string,
-  ) => Promise<string | undefined>;
+  readonly readFullOutput: (path: string, visible: string) => Promise<string | undefined>;
   /** File checks for the project pack. */
   readonly projectPack: ProjectPackProbe;
   /**
@@ -208,34 +200,21 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   const record = (event: SessionEvent) => {
     stats = recordEvent(stats, event);
   };
-  const say = (
-    ctx: PiContext,
-    message: string,
-    level: "info" | "warning" | "error",
-  ) => {
-    if (ctx.hasUI === true && typeof ctx.ui?.notify === "function") {
-      ctx.ui.notify(message, level);
-    } else deps.stderr(message);
+  const say = (ctx: PiContext, message: string, level: "info" | "warning" | "error") => {
+    if (ctx.hasUI === true && typeof ctx.ui?.notify === "function") ctx.ui.notify(message, level);
+    else deps.stderr(message);
   };
 
   const identify = async (binary: YarpBinary, ctx: PiContext, build = true) => {
-    const outcome = await deps.run(
-      binary,
-      build ? ["--version", "--build"] : ["--version"],
-      {
-        timeoutMs: VERSION_TIMEOUT_MS,
-        cwd: ctx.cwd,
-      },
-    );
+    const outcome = await deps.run(binary, build ? ["--version", "--build"] : ["--version"], {
+      timeoutMs: VERSION_TIMEOUT_MS,
+      cwd: ctx.cwd,
+    });
     return { outcome, identity: readVersionReply(outcome) };
   };
   /** A binary that timed out once is not asked again this session, so a hang costs one timeout. */
   let hung: string | undefined;
-  const noteTimeout = (
-    ctx: PiContext,
-    outcome: ProcessOutcome,
-    what: string,
-  ) => {
+  const noteTimeout = (ctx: PiContext, outcome: ProcessOutcome, what: string) => {
     if (outcome.kind !== "timeout" || hung !== undefined) return;
     hung = `'yarp ${what}' timed out`;
     say(ctx, `YARP disabled for this session: ${hung}`, "warning");
@@ -258,10 +237,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       // The reference first in line is used as it is: no other copy to compare, so no build
       // digest to ask for (from source it is computed from the files, the one costly part).
       const ref = await identify(reference, ctx, !same(candidates[0]));
-      const failed = (
-        binary: YarpBinary,
-        outcome: ProcessOutcome,
-      ): Readiness => ({
+      const failed = (binary: YarpBinary, outcome: ProcessOutcome): Readiness => ({
         binary,
         binaryVersion: undefined,
         disabledReason: `'yarp --version --build' failed (${
@@ -297,12 +273,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           passedOver.push(`${candidate.description}: stale, yarp ${line}`);
           continue;
         }
-        return {
-          binary: candidate,
-          binaryVersion: line,
-          disabledReason: undefined,
-          passedOver,
-        };
+        return { binary: candidate, binaryVersion: line, disabledReason: undefined, passedOver };
       }
       return {
         binary: undefined,
@@ -316,16 +287,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     return ready.then((state) => {
       if (state.disabledReason !== undefined && !noticeShown) {
         noticeShown = true;
-        say(
-          ctx,
-          `YARP disabled for this session: ${state.disabledReason}`,
-          "warning",
-        );
-        record({
-          kind: "error",
-          code: "disabled",
-          detail: state.disabledReason,
-        });
+        say(ctx, `YARP disabled for this session: ${state.disabledReason}`, "warning");
+        record({ kind: "error", code: "disabled", detail: state.disabledReason });
       }
       return state;
     });
@@ -336,9 +299,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     state: Readiness,
     ctx: PiContext,
   ): Promise<{ args: string[]; pack?: WrapperPack }> => {
-    if (state.binary === undefined || ctx.cwd === undefined) {
-      return { args: [] };
-    }
+    if (state.binary === undefined || ctx.cwd === undefined) return { args: [] };
     const piTrust = typeof ctx.isProjectTrusted === "function" ? ctx.isProjectTrusted() : undefined;
     const binary = state.binary;
     const { args, pack, trust } = await projectPackArgs(
@@ -366,9 +327,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     binary: YarpBinary,
     packs: readonly string[],
     ctx: PiContext,
-  ): Promise<
-    { readonly entry: RuleKnowledge; readonly words: LeadWords } | undefined
-  > => {
+  ): Promise<{ readonly entry: RuleKnowledge; readonly words: LeadWords } | undefined> => {
     const stampOf = deps.fileStamp;
     if (stampOf === undefined) return undefined;
     const key = [ctx.cwd ?? "", ...packs].join("\0");
@@ -376,12 +335,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     if (entry === undefined) {
       const asked: RuleKnowledge = {
         decisions: new Map(),
-        server: deps.serve?.(binary, [
-          "rewrite",
-          "--serve",
-          ...PI_HOST,
-          ...packs,
-        ], {
+        server: deps.serve?.(binary, ["rewrite", "--serve", ...PI_HOST, ...packs], {
           cwd: ctx.cwd,
         }),
       };
@@ -389,10 +343,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       deps.run(binary, ["rewrite", "--lead-words", ...packs], {
         timeoutMs: VERSION_TIMEOUT_MS,
         cwd: ctx.cwd,
-      }).then(
-        (outcome) => asked.words = readLeadWordsReply(outcome),
-        () => undefined,
-      );
+      }).then((outcome) => asked.words = readLeadWordsReply(outcome), () => undefined);
       return undefined;
     }
     const words = entry.words;
@@ -417,13 +368,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   ): Promise<ProcessOutcome | undefined> => {
     const server = entry?.server;
     if (server === undefined) return undefined;
-    const line = await server.request(
-      JSON.stringify(source),
-      REWRITE_TIMEOUT_MS,
-    );
-    if (line !== undefined) {
-      return { kind: "exit", code: 0, stdout: `${line}\n`, stderr: "" };
-    }
+    const line = await server.request(JSON.stringify(source), REWRITE_TIMEOUT_MS);
+    if (line !== undefined) return { kind: "exit", code: 0, stdout: `${line}\n`, stderr: "" };
     server.close();
     entry!.server = undefined;
     return undefined;
@@ -442,19 +388,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     binary: YarpBinary,
     packs: readonly string[],
     ctx: PiContext,
-    request: {
-      readonly command: string;
-      readonly input: string;
-      readonly exit_code?: number;
-    },
+    request: { readonly command: string; readonly input: string; readonly exit_code?: number },
   ): Promise<ProcessOutcome | undefined> => {
     if (deps.serve === undefined) return undefined;
     const entry = (await freshKnowledge(binary, packs, ctx))?.entry;
     if (entry === undefined || entry.resultServer === null) return undefined;
-    const line = JSON.stringify({
-      ...request,
-      ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }),
-    });
+    const line = JSON.stringify({ ...request, ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }) });
     if (line.length > MAX_SERVED_RESULT_CHARS) return undefined;
     const server = entry.resultServer ??= deps.serve(
       binary,
@@ -493,9 +432,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         input?: unknown;
       };
       const call = shellCall(toolName, input);
-      if (call === undefined || typeof toolCallId !== "string") {
-        return undefined;
-      }
+      if (call === undefined || typeof toolCallId !== "string") return undefined;
       originals.set(toolCallId, call.command);
       const state = await usable(ctx);
       if (isYarpCommand(call.command)) {
@@ -506,11 +443,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
             invocationWords(state.binary!) +
             call.command.slice(bare[0].length);
         }
-        return record({
-          kind: "pass",
-          stage: "rewrite",
-          reason: "yarp-command",
-        });
+        return record({ kind: "pass", stage: "rewrite", reason: "yarp-command" });
       }
       if (typeof state === "string") {
         return record({ kind: "pass", stage: "rewrite", reason: state });
@@ -521,14 +454,8 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       const binary = state.binary!;
       const { args: packs, pack } = await packArgs(state, ctx);
       const known = await freshKnowledge(binary, packs, ctx);
-      if (
-        known !== undefined && certainlyNotRewritten(call.command, known.words)
-      ) {
-        return record({
-          kind: "pass",
-          stage: "rewrite",
-          reason: "unknown-program",
-        });
+      if (known !== undefined && certainlyNotRewritten(call.command, known.words)) {
+        return record({ kind: "pass", stage: "rewrite", reason: "unknown-program" });
       }
       let decision = known?.entry.decisions.get(call.command);
       if (decision === undefined) {
@@ -564,19 +491,14 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return failed("pack-changed", outcome);
         }
         if (
-          known !== undefined &&
-          known.entry.decisions.size < MAX_REMEMBERED_DECISIONS &&
+          known !== undefined && known.entry.decisions.size < MAX_REMEMBERED_DECISIONS &&
           call.command.length <= MAX_REMEMBERED_SOURCE
         ) {
           known.entry.decisions.set(call.command, decision);
         }
       }
       if (!decision.rewrite) {
-        return record({
-          kind: "pass",
-          stage: "rewrite",
-          reason: decision.reason,
-        });
+        return record({ kind: "pass", stage: "rewrite", reason: decision.reason });
       }
       const wrapper = withInvocation(decision.command, invocationWords(binary));
       (input as Record<string, unknown>)[call.field] = wrapper;
@@ -626,18 +548,12 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
         statusNotice: undefined,
         exitCode: undefined,
       };
-      if (
-        parts.fullOutputPath === undefined &&
-        parts.body.length < MIN_REDUCE_CHARS
-      ) {
+      if (parts.fullOutputPath === undefined && parts.body.length < MIN_REDUCE_CHARS) {
         return pass("small");
       }
       let whole = parts.body;
       if (parts.fullOutputPath !== undefined) {
-        const full = await deps.readFullOutput(
-          parts.fullOutputPath,
-          parts.body,
-        );
+        const full = await deps.readFullOutput(parts.fullOutputPath, parts.body);
         if (full === undefined) return pass("full-output-unavailable");
         whole = full;
       }
@@ -666,11 +582,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           decision.reason === "timeout" || decision.reason === "exit-nonzero" ||
           decision.reason === "spawn-failed"
         ) {
-          record({
-            kind: "error",
-            code: `result-${decision.reason}`,
-            detail: describe(outcome),
-          });
+          record({ kind: "error", code: `result-${decision.reason}`, detail: describe(outcome) });
         }
         return pass(decision.reason);
       }
@@ -701,20 +613,13 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
           return;
         }
         if (word !== "") {
-          say(
-            ctx,
-            `/yarp: unknown argument '${word}' (expected off, on or doctor)`,
-            "warning",
-          );
+          say(ctx, `/yarp: unknown argument '${word}' (expected off, on or doctor)`, "warning");
           return;
         }
         let archive = "unknown (YARP is disabled)";
-        let gain: GainFigures | { error: string } = {
-          error: "not asked (YARP is disabled)",
-        };
+        let gain: GainFigures | { error: string } = { error: "not asked (YARP is disabled)" };
         if (
-          state.binary !== undefined && state.disabledReason === undefined &&
-          hung === undefined
+          state.binary !== undefined && state.disabledReason === undefined && hung === undefined
         ) {
           const binary = state.binary;
           const [location, saved] = await Promise.all([
@@ -722,13 +627,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
               timeoutMs: VERSION_TIMEOUT_MS,
               cwd: ctx.cwd,
             }),
-            deps.run(binary, [
-              "gain",
-              "--json",
-              ...PI_HOST,
-              "--since",
-              startedAt,
-            ], {
+            deps.run(binary, ["gain", "--json", ...PI_HOST, "--since", startedAt], {
               timeoutMs: RESULT_TIMEOUT_MS,
               cwd: ctx.cwd,
             }),
@@ -791,9 +690,7 @@ function doctorText(state: Readiness, version: string): string {
 }
 
 /** `X.Y.Z (build D)` as `yarp --version --build` says it. */
-function describeIdentity(
-  identity: { version: string; build: string | undefined },
-): string {
+function describeIdentity(identity: { version: string; build: string | undefined }): string {
   return identity.build === undefined
     ? identity.version
     : `${identity.version} (build ${identity.build})`;
@@ -801,9 +698,7 @@ function describeIdentity(
 
 /** What `yarp gain --json` reported, or one line saying why it did not. */
 function gainFacts(outcome: ProcessOutcome): GainFigures | { error: string } {
-  if (outcome.kind !== "exit" || outcome.code !== 0) {
-    return { error: describe(outcome) };
-  }
+  if (outcome.kind !== "exit" || outcome.code !== 0) return { error: describe(outcome) };
   return readGainJson(outcome.stdout) ?? { error: "malformed reply" };
 }
 

@@ -37,8 +37,7 @@ const isStringArray = (value: unknown): value is string[] =>
 const isInput = (value: unknown): value is LeadWordsInput => {
   if (typeof value !== "object" || value === null) return false;
   const { path, stamp } = value as Record<string, unknown>;
-  return typeof path === "string" &&
-    (stamp === null || typeof stamp === "string");
+  return typeof path === "string" && (stamp === null || typeof stamp === "string");
 };
 
 /**
@@ -55,9 +54,7 @@ const isInput = (value: unknown): value is LeadWordsInput => {
  * equal(readLeadWordsReply({ kind: "exit", code: 0, stdout: "{}", stderr: "" }), undefined);
  * ```
  */
-export function readLeadWordsReply(
-  outcome: ProcessOutcome,
-): LeadWords | undefined {
+export function readLeadWordsReply(outcome: ProcessOutcome): LeadWords | undefined {
   if (outcome.kind !== "exit" || outcome.code !== 0) return undefined;
   try {
     const reply = JSON.parse(outcome.stdout) as Record<string, unknown>;
@@ -116,14 +113,9 @@ const PLAIN_LEAD = /^[ \t]*([A-Za-z0-9_][A-Za-z0-9_.+-]*)(?=[ \t\n]|$)/;
  * equal(certainlyNotRewritten("time git log", words), false);
  * ```
  */
-export function certainlyNotRewritten(
-  source: string,
-  words: LeadWords,
-): boolean {
+export function certainlyNotRewritten(source: string, words: LeadWords): boolean {
   const lead = PLAIN_LEAD.exec(source)?.[1];
-  if (lead === undefined || RESERVED.has(lead) || words.programs.has(lead)) {
-    return false;
-  }
+  if (lead === undefined || RESERVED.has(lead) || words.programs.has(lead)) return false;
   return !words.patterns.some((pattern) => pattern.test(lead));
 }
 
@@ -132,8 +124,6 @@ export async function inputsUnchanged(
   words: LeadWords,
   stampOf: (path: string) => Promise<string | null>,
 ): Promise<boolean> {
-  const stamps = await Promise.all(
-    words.inputs.map((input) => stampOf(input.path)),
-  );
+  const stamps = await Promise.all(words.inputs.map((input) => stampOf(input.path)));
   return stamps.every((stamp, index) => stamp === words.inputs[index].stamp);
 }

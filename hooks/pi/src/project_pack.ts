@@ -38,9 +38,7 @@ export const PROJECT_PACK = ".yarp/rules.yrp";
  * Reads `yarp trust --status --json`'s reply: the digest recorded for the
  * root, `null` when none is, undefined when the reply cannot be read.
  */
-export function readTrustReply(
-  outcome: ProcessOutcome,
-): string | null | undefined {
+export function readTrustReply(outcome: ProcessOutcome): string | null | undefined {
   if (outcome.kind !== "exit" || outcome.code !== 0) return undefined;
   try {
     const parsed = JSON.parse(outcome.stdout) as { recorded_digest?: unknown };
@@ -66,10 +64,7 @@ export async function projectPackArgs(
   askTrust: (root: string) => Promise<ProcessOutcome>,
   recorded: Map<string, string | null>,
 ): Promise<{ args: string[]; pack?: WrapperPack; trust: PackTrust }> {
-  const none = (detail: string) => ({
-    args: [],
-    trust: { state: "none" as const, detail },
-  });
+  const none = (detail: string) => ({ args: [], trust: { state: "none" as const, detail } });
   if (piTrust === false) return none("Pi does not trust this project");
   const root = await probe.realpath(cwd);
   if (root === undefined) return none("the project root cannot be resolved");
@@ -79,33 +74,22 @@ export async function projectPackArgs(
   if (!real.startsWith(`${root === "/" ? "" : root}/`)) {
     return none(`${PROJECT_PACK} resolves outside the project root`);
   }
-  if (!await probe.isRegularFile(real)) {
-    return none(`${PROJECT_PACK} is not a regular file`);
-  }
+  if (!await probe.isRegularFile(real)) return none(`${PROJECT_PACK} is not a regular file`);
   const digest = await probe.sha256(real);
   if (digest === undefined) return none(`${PROJECT_PACK} cannot be read`);
   const key = `${root}\0${digest}`;
   let trusted = recorded.get(key);
   if (trusted === undefined) {
     const reply = readTrustReply(await askTrust(root));
-    if (reply === undefined) {
-      return none("'yarp trust --status' gave no answer");
-    }
+    if (reply === undefined) return none("'yarp trust --status' gave no answer");
     trusted = reply;
     recorded.set(key, reply);
   }
-  if (trusted === null) {
-    return none(`${PROJECT_PACK} is not trusted (run 'yarp trust' in ${root})`);
-  }
-  if (trusted !== digest) {
-    return none(`${PROJECT_PACK} changed since 'yarp trust'; trust it again`);
-  }
+  if (trusted === null) return none(`${PROJECT_PACK} is not trusted (run 'yarp trust' in ${root})`);
+  if (trusted !== digest) return none(`${PROJECT_PACK} changed since 'yarp trust'; trust it again`);
   return {
     args: ["--rule-pack", real],
     pack: { path: real, digest },
-    trust: {
-      state: "passed",
-      detail: `${real} (sha256 ${digest.slice(0, 12)})`,
-    },
+    trust: { state: "passed", detail: `${real} (sha256 ${digest.slice(0, 12)})` },
   };
 }

@@ -49,10 +49,7 @@ export const EMPTY_STATS: SessionStats = {
   archiveIds: [],
 };
 
-function bump(
-  counts: Readonly<Record<string, number>>,
-  key: string,
-): Record<string, number> {
+function bump(counts: Readonly<Record<string, number>>, key: string): Record<string, number> {
   return { ...counts, [key]: (counts[key] ?? 0) + 1 };
 }
 
@@ -67,29 +64,19 @@ function bump(
  * equal(stats.passThrough["rewrite:timeout"], 1);
  * ```
  */
-export function recordEvent(
-  stats: SessionStats,
-  event: SessionEvent,
-): SessionStats {
+export function recordEvent(stats: SessionStats, event: SessionEvent): SessionStats {
   switch (event.kind) {
     case "rewritten":
       return { ...stats, rewritten: stats.rewritten + 1 };
     case "reduced":
-      return {
-        ...stats,
-        archiveIds: [...stats.archiveIds, event.archiveId].slice(-MAX_IDS),
-      };
+      return { ...stats, archiveIds: [...stats.archiveIds, event.archiveId].slice(-MAX_IDS) };
     case "pass":
-      return {
-        ...stats,
-        passThrough: bump(stats.passThrough, `${event.stage}:${event.reason}`),
-      };
+      return { ...stats, passThrough: bump(stats.passThrough, `${event.stage}:${event.reason}`) };
     case "error":
       return {
         ...stats,
         errors: bump(stats.errors, event.code),
-        lastErrors: [...stats.lastErrors, `${event.code}: ${event.detail}`]
-          .slice(-MAX_ERROR_LINES),
+        lastErrors: [...stats.lastErrors, `${event.code}: ${event.detail}`].slice(-MAX_ERROR_LINES),
       };
   }
 }
@@ -148,9 +135,7 @@ export function renderReport(stats: SessionStats, facts: ReportFacts): string {
   const errors = sortedLines(stats.errors);
   lines.push(errors.length === 0 ? "errors: none" : "errors:", ...errors);
   for (const line of stats.lastErrors) lines.push(`  last: ${line}`);
-  if (stats.archiveIds.length > 0) {
-    lines.push(`recent archive ids: ${stats.archiveIds.join(", ")}`);
-  }
+  if (stats.archiveIds.length > 0) lines.push(`recent archive ids: ${stats.archiveIds.join(", ")}`);
   lines.push(
     "exact copy of any reduced result: run `yarp read ID` with the id its marker names",
     "(from the agent's bash tool too; that output is never reduced again)",

@@ -31,10 +31,7 @@ export interface RunOptions {
  */
 function spawnInGroup(
   argv: readonly string[],
-  options: {
-    readonly cwd?: string;
-    readonly env?: Readonly<Record<string, string>>;
-  },
+  options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> },
   stdio: ["ignore" | "pipe", "pipe", "pipe" | "ignore"],
 ): ReturnType<typeof spawn> {
   return spawn(argv[0], argv.slice(1), {
@@ -48,10 +45,7 @@ function spawnInGroup(
 }
 
 /** Starts `argv` and resolves with how it ended. */
-export function runProcess(
-  argv: readonly string[],
-  options: RunOptions,
-): Promise<ProcessOutcome> {
+export function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessOutcome> {
   const limit = options.maxOutputBytes ?? 64 * 1024 * 1024;
   return new Promise((resolve) => {
     let settled = false;
@@ -101,12 +95,7 @@ export function runProcess(
       finish({ kind: "spawn-error", message: error.message });
     });
     child.on("close", (code, signal) => {
-      if (size > limit) {
-        return finish({
-          kind: "spawn-error",
-          message: "output over the limit",
-        });
-      }
+      if (size > limit) return finish({ kind: "spawn-error", message: "output over the limit" });
       finish({
         kind: "exit",
         code: code ?? (signal === null ? 1 : 128),
@@ -121,7 +110,10 @@ export function runProcess(
   });
 }
 
-/** A long-lived YARP process answering one line per request line (`yarp rewrite --serve`, `yarp result-reduce --serve`). */
+/**
+ * A long-lived YARP process answering one line per request line (`yarp
+ * rewrite --serve`, `yarp result-reduce --serve`).
+ */
 export interface LineServer {
   /**
    * Sends `line` and resolves with the next reply line (without its `\n`),
@@ -141,10 +133,7 @@ export interface LineServer {
  */
 export function startLineServer(
   argv: readonly string[],
-  options: {
-    readonly cwd?: string;
-    readonly env?: Readonly<Record<string, string>>;
-  },
+  options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> },
 ): LineServer {
   const waiting: ((line: string | undefined) => void)[] = [];
   let dead = false;
