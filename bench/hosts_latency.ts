@@ -42,6 +42,7 @@ import {
 } from "../tests/_hosts_e2e.ts";
 import { opencode, opencodeEnv, opencodeSession } from "../tests/_opencode_e2e.ts";
 import { join } from "node:path";
+import { startLineServer } from "../hooks/pi/src/yarp_process.ts";
 
 /** What a benchmark reads from one host session. */
 interface Session {
@@ -186,31 +187,34 @@ async function geminiPart(target: Target, fx: Fixture) {
 }
 
 /**
- * opencode: without YARP the plugin is not there; with it, the plugin's one
- * process per call: `yarp result-reduce` with the whole output on stdin.
+ * opencode: without YARP the plugin is not there; with it, the plugin's
+ * request to its instance's `yarp result-reduce --serve` with the whole
+ * output (the server started, and its first answer waited for, before the
+ * rounds: an instance's first call pays one process start, every later call
+ * only this).
  */
 async function opencodePart(fx: Fixture) {
   const dir = join(fx.scratch, "part-opencode");
   const env = opencodeEnv(dir);
   await Deno.mkdir(env.TMPDIR, { recursive: true });
   const output = (await timed("bash", ["-c", "git log --stat"], { cwd: fx.project, env })).stdout;
-  const args = [
-    "result-reduce",
-    "--command",
-    "git log --stat",
-    "--exit-code",
-    "0",
-    "--host",
-    "opencode",
-  ];
+  const server = startLineServer(
+    [join(ROOT, "bin/yarp"), "result-reduce", "--serve", "--host", "opencode"],
+    { cwd: fx.project, env },
+  );
+  const request = JSON.stringify({
+    command: "git log --stat",
+    input: output,
+    exit_code: 0,
+    cwd: fx.project,
+  });
+  await server.request(request, 60_000);
   return async (): Promise<Pair> => {
-    const reduce = await timed(join(ROOT, "bin/yarp"), args, {
-      cwd: fx.project,
-      env,
-      stdin: output,
-    });
-    if (!reduce.stdout.includes("yarp read ")) throw new Error(`not reduced: ${reduce.stdout}`);
-    return { without: 0, with: reduce.ms };
+    const started = performance.now();
+    const reply = await server.request(request, 20_000);
+    const ms = performance.now() - started;
+    if (!reply?.includes("yarp read ")) throw new Error(`not reduced: ${reply}`);
+    return { without: 0, with: ms };
   };
 }
 

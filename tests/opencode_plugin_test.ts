@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { afterBash, type PluginDeps } from "../hooks/opencode/src/plugin.ts";
+import { afterBash, type PluginDeps, type ServerSlot } from "../hooks/opencode/src/plugin.ts";
+import type { LineServer } from "../hooks/pi/src/yarp_process.ts";
 import { type FullOutputFs, readFullOutput } from "../hooks/opencode/src/full_output.ts";
 import type { ProcessOutcome } from "../hooks/pi/src/decisions.ts";
 import { editPluginList, yarpPluginEntries } from "../lib/hosts/opencode/settings.ts";
@@ -49,6 +50,47 @@ Deno.test("opencode plugin: a reduction with an archived copy replaces the outpu
     "--host",
     "opencode",
   ]);
+});
+
+Deno.test("opencode plugin: one result server per instance answers; a failed one is closed and each result starts a process", async () => {
+  const { value, calls } = deps(ok(REDUCED));
+  const requests: Record<string, unknown>[] = [];
+  const started: (readonly string[])[] = [];
+  let reply: string | undefined = JSON.stringify({ changed: true, output: REDUCED });
+  let closed = 0;
+  const server: LineServer = {
+    request: (line) => (requests.push(JSON.parse(line)), Promise.resolve(reply)),
+    close: () => void closed++,
+  };
+  const served: PluginDeps = { ...value, serve: (argv) => (started.push(argv), server) };
+  const slot: ServerSlot = {};
+  const after = async (command: string, text: string, exit: number) => {
+    const output = { title: "t", output: text, metadata: { exit, truncated: false } };
+    return [
+      await afterBash({ tool: "bash", args: { command } }, output, served, "/w", slot),
+      output,
+    ];
+  };
+  assert.deepEqual(await after("make | tail", BIG, 2), [
+    "reduced",
+    { title: "t", output: REDUCED, metadata: { exit: 2, truncated: false } },
+  ]);
+  reply = JSON.stringify({ changed: false, reasons: ["no-savings"] });
+  assert.equal((await after("npm test", BIG, 0))[0], "unchanged");
+  assert.deepEqual(started, [["/y/yarp", "result-reduce", "--serve", "--host", "opencode"]]);
+  assert.deepEqual(requests, [
+    { command: "make | tail", input: BIG, exit_code: 2, cwd: "/w" },
+    { command: "npm test", input: BIG, exit_code: 0, cwd: "/w" },
+  ]);
+  assert.equal(calls.length, 0, "no process started");
+  reply = undefined;
+  assert.equal((await after("make", BIG, 0))[0], "reduced", "the process answers instead");
+  assert.equal(closed, 1);
+  assert.equal(calls.length, 1);
+  assert.equal((await after("make", BIG, 0))[0], "reduced");
+  assert.equal(requests.length, 3, "a failed server is not asked again");
+  assert.equal(started.length, 1, "nor started again");
+  assert.equal(calls.length, 2);
 });
 
 Deno.test("opencode plugin: every failure or doubt leaves the output exactly as it was", async () => {

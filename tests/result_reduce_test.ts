@@ -16,6 +16,7 @@ import {
 import { type ExactCopy, reduceFinishedResult } from "../lib/shell/finished_result.ts";
 import { builtinRuleSource, createRuleRegistry } from "../lib/rules/registry.ts";
 import { loadShellParser } from "../lib/shell/mod.ts";
+import { startLineServer } from "../hooks/pi/src/yarp_process.ts";
 
 const YARP = new URL("../bin/yarp", import.meta.url).pathname;
 const parser = await loadShellParser();
@@ -382,6 +383,31 @@ Deno.test("CLI --serve: each answer is the --json report and the text one run wo
     decoder.decode(malformed.stderr),
     "yarp result-reduce: --serve: input: expected a string\n",
   );
+});
+
+Deno.test("CLI --serve: a changed config file is read again before the next request", async () => {
+  const configDir = `${DIR}/served-config`;
+  const env = { XDG_STATE_HOME: `${DIR}/state`, XDG_CONFIG_HOME: configDir };
+  const server = startLineServer([YARP, "result-reduce", "--serve"], { env });
+  try {
+    const request = JSON.stringify({
+      command: "./unknown-tool",
+      input: "row of text\n".repeat(2000),
+    });
+    const ask = async () => JSON.parse(await server.request(request, 30_000) ?? "null");
+    assert.deepEqual((await ask()).reasons, ["capped", "unknown-program"]);
+    await Deno.mkdir(`${configDir}/yarp`, { recursive: true });
+    await Deno.writeTextFile(`${configDir}/yarp/config.yaml`, "output_cap:\n  enabled: false\n");
+    const off = await ask();
+    assert.equal(off.changed, false);
+    assert.deepEqual(off.reasons, ["unknown-program"]);
+    await Deno.writeTextFile(`${configDir}/yarp/config.yaml`, "output_cap: [\n");
+    assert.deepEqual((await ask()).reasons, ["invalid-pack"], "an invalid config passes through");
+    await Deno.remove(`${configDir}/yarp/config.yaml`);
+    assert.deepEqual((await ask()).reasons, ["capped", "unknown-program"]);
+  } finally {
+    server.close();
+  }
 });
 
 Deno.test("resultReduceCommand: --help answers without reading stdin", async () => {

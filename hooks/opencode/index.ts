@@ -12,7 +12,7 @@
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runProcess } from "../pi/src/yarp_process.ts";
+import { runProcess, startLineServer } from "../pi/src/yarp_process.ts";
 import { readFullOutput } from "./src/full_output.ts";
 import { type PluginDeps, yarpHooks } from "./src/plugin.ts";
 
@@ -47,6 +47,7 @@ let found: readonly string[] | { error: string } | undefined;
 const deps: PluginDeps = {
   yarp: () => found ??= locate(),
   run: (argv, options) => runProcess(argv, options),
+  serve: (argv, options) => startLineServer(argv, options),
   env: (name) => process.env[name],
   readFullOutput: (path, tail) => readFullOutput(path, tail),
   stderr: (line) => process.stderr.write(`${line}\n`),

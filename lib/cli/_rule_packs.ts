@@ -90,3 +90,47 @@ export async function loadRegistry(
   const registry = createRuleRegistry([builtinRuleSource(), ...packs.map((p) => p.pack)]);
   return { registry, packs, configuredCount, errors };
 }
+
+/** One file a registry is read from, stamped before it was read. */
+export interface RuleInput {
+  readonly path: string;
+  /** `MTIME_MS:SIZE` (integer milliseconds, symlinks followed), or null when missing. */
+  readonly stamp: string | null;
+}
+
+/** `MTIME_MS:SIZE` of `path` (symlinks followed), or null when it cannot be read. */
+async function fileStamp(path: string): Promise<string | null> {
+  try {
+    const info = await Deno.stat(path);
+    return `${info.mtime?.getTime() ?? 0}:${info.size}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The files a registry for `packPaths` is read from, each stamped before it
+ * is read: the config file's path (when one is located, even if missing),
+ * the packs it names, then `packPaths`; and the config as read after its
+ * stamp. A caller that keeps what it loaded asks
+ * {@link ruleInputsUnchanged} before using it again.
+ */
+export async function ruleInputs(
+  packPaths: readonly string[],
+): Promise<{ readonly inputs: readonly RuleInput[]; readonly config: ConfigResult }> {
+  const { configLocation, loadConfig, processEnv } = await import("../config/mod.ts");
+  const stamped = (path: string) => fileStamp(path).then((stamp) => ({ path, stamp }));
+  const location = configLocation(processEnv);
+  const inputs = location === undefined ? [] : [await stamped(location.path)];
+  const config = await loadConfig(processEnv);
+  const configured = await configuredPackPaths(config);
+  const paths = [...("paths" in configured ? configured.paths : []), ...packPaths];
+  inputs.push(...await Promise.all(paths.map(stamped)));
+  return { inputs, config };
+}
+
+/** Whether every one of `inputs` still has its stamp (a file changed, appeared or went: false). */
+export async function ruleInputsUnchanged(inputs: readonly RuleInput[]): Promise<boolean> {
+  const stamps = await Promise.all(inputs.map((input) => fileStamp(input.path)));
+  return stamps.every((stamp, index) => stamp === inputs[index].stamp);
+}

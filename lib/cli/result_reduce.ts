@@ -47,10 +47,11 @@
  * `changed` is true. Each request is reduced as one `result-reduce` run
  * would reduce its UTF-8 bytes. A malformed request or a line over
  * {@link MAX_SERVED_REQUEST_BYTES} is one error line and exit 2; the end of
- * stdin is exit 0. The Pi extension keeps one per session, so a result that
- * the extension reduces itself (a pipeline) costs no process start. The
- * config file and packs are read at start: a caller restarts the server
- * when they change.
+ * stdin is exit 0. The Pi extension keeps one per session and the opencode
+ * plugin one per instance, so a result they reduce costs no process start.
+ * The config file and packs are stamped when read (`MTIME_MS:SIZE`) and
+ * read again before a request when a stamp changed, so a long-lived server
+ * reduces as a one-shot run would.
  *
  * Known misses: the input is held in memory (a host's visible result is
  * bounded); transform diagnostics fail open instead of being ranked.
@@ -65,6 +66,8 @@ import { callHost, OUTPUT_CAP_RULE } from "../archive/gain.ts";
 import { countChars } from "../bytes/count_chars.ts";
 import { readAllBytes, requestLines, type TextIo, writeToReader } from "./io.ts";
 import type { ShellTreeParser } from "../shell/parser.ts";
+import type { ConfigResult } from "../config/config.ts";
+import type { RuleInput } from "./_rule_packs.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import { DEFAULT_OUTPUT_CAP } from "../reduce/output_cap.ts";
 import {
@@ -317,10 +320,12 @@ function preloadResultModules(): void {
   ) loading.catch(() => {});
 }
 
+/** The registry, or undefined when a pack or the config is invalid; `config` when already read. */
 async function loadRegistry(
   rulePacks: readonly string[],
+  config?: ConfigResult,
 ): Promise<RuleRegistry | undefined> {
-  const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks);
+  const loaded = await (await import("./_rule_packs.ts")).loadRegistry(rulePacks, true, config);
   return loaded.errors.length > 0 ? undefined : loaded.registry;
 }
 
@@ -329,13 +334,14 @@ async function loadRegistry(
  * load leaves the built-in policies; the archive step reports it): the
  * global output cap's policy, `--output-cap`, else the config file's
  * `output_cap`, else the built-in policy (null when off); and the config's
- * success budgets.
+ * success budgets. `read` is the config already read, if any.
  */
 async function configuredOptions(
   outputCap: number | "off" | undefined,
+  read?: ConfigResult,
 ): Promise<FinishedResultOptions> {
   const { loadConfig, processEnv } = await import("../config/mod.ts");
-  const loaded = await loadConfig(processEnv);
+  const loaded = read ?? await loadConfig(processEnv);
   const config = loaded.ok ? loaded.config : undefined;
   let setting: number | "off" | undefined = outputCap;
   if (setting === undefined) {
@@ -526,19 +532,33 @@ function utf8Text(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** `--serve`: one answer line per request line, until the end of stdin (see the module doc). */
-async function serve(options: ResultServeArgs, host: string, io: TextIo): Promise<number> {
-  const { loadShellTreeParser } = await import("../shell/parser.ts");
-  preloadResultModules();
+/**
+ * The parser, rules and config a `--serve` process reduces with, and the
+ * files they were read from (stamped first).
+ */
+async function loadForServe(
+  options: ResultServeArgs,
+): Promise<{ readonly loaded: LoadedReducer; readonly inputs: readonly RuleInput[] }> {
+  const [{ loadShellTreeParser }, { ruleInputs }] = await Promise.all([
+    import("../shell/parser.ts"),
+    import("./_rule_packs.ts"),
+  ]);
+  const { inputs, config } = await ruleInputs(options.rulePacks);
   const [parser, registry] = await Promise.all([
     loadShellTreeParser(),
-    loadRegistry(options.rulePacks),
+    loadRegistry(options.rulePacks, config),
   ]);
-  const loaded: LoadedReducer = {
-    parser,
-    registry,
-    options: registry === undefined ? {} : await configuredOptions(options.outputCap),
-  };
+  const reduceOptions = registry === undefined
+    ? {}
+    : await configuredOptions(options.outputCap, config);
+  return { loaded: { parser, registry, options: reduceOptions }, inputs };
+}
+
+/** `--serve`: one answer line per request line, until the end of stdin (see the module doc). */
+async function serve(options: ResultServeArgs, host: string, io: TextIo): Promise<number> {
+  preloadResultModules();
+  const { ruleInputsUnchanged } = await import("./_rule_packs.ts");
+  let { loaded, inputs } = await loadForServe(options);
   const encoder = new TextEncoder();
   for await (const line of requestLines(Deno.stdin.readable, MAX_SERVED_REQUEST_BYTES)) {
     const request = line === undefined
@@ -548,6 +568,7 @@ async function serve(options: ResultServeArgs, host: string, io: TextIo): Promis
       io.err(`yarp result-reduce: --serve: ${request.error}\n`);
       return 2;
     }
+    if (!await ruleInputsUnchanged(inputs)) ({ loaded, inputs } = await loadForServe(options));
     const input = encoder.encode(request.input);
     const { output, report } = await reduceLoaded(
       { ...request, input, rulePacks: options.rulePacks, outputCap: options.outputCap, host },

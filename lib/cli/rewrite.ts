@@ -35,6 +35,7 @@
 import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
+import type { RuleInput } from "./_rule_packs.ts";
 import { readAllBytes, requestLines, type TextIo } from "./io.ts";
 import {
   decideRewrite,
@@ -228,35 +229,12 @@ async function serve(
   return 0;
 }
 
-/** One file the registry was read from, stamped before it was read. */
-interface LeadWordsInput {
-  readonly path: string;
-  readonly stamp: string | null;
-}
-
-/** `MTIME_MS:SIZE` of `path` (symlinks followed), or null when it cannot be read. */
-async function fileStamp(path: string): Promise<string | null> {
-  try {
-    const info = await Deno.stat(path);
-    return `${info.mtime?.getTime() ?? 0}:${info.size}`;
-  } catch {
-    return null;
-  }
-}
-
 /** The `--lead-words` answer: the registry's lead words and the files it came from, stamped first. */
 async function leadWords(
   rulePacks: readonly string[],
-): Promise<RewriteLeadWords & { readonly inputs: readonly LeadWordsInput[] }> {
-  const [{ configLocation, loadConfig, processEnv }, { configuredPackPaths, loadRegistry }] =
-    await Promise.all([import("../config/mod.ts"), import("./_rule_packs.ts")]);
-  const stamped = (path: string) => fileStamp(path).then((stamp) => ({ path, stamp }));
-  const location = configLocation(processEnv);
-  const inputs = location === undefined ? [] : [await stamped(location.path)];
-  const config = await loadConfig(processEnv);
-  const configured = await configuredPackPaths(config);
-  const packPaths = [...("paths" in configured ? configured.paths : []), ...rulePacks];
-  inputs.push(...await Promise.all(packPaths.map(stamped)));
+): Promise<RewriteLeadWords & { readonly inputs: readonly RuleInput[] }> {
+  const { loadRegistry, ruleInputs } = await import("./_rule_packs.ts");
+  const { inputs, config } = await ruleInputs(rulePacks);
   const loaded = await loadRegistry(rulePacks, false, config);
   return { ...rewriteLeadWords(loaded.registry), inputs };
 }

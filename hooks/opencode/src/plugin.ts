@@ -7,7 +7,9 @@
  * rule matches), and the finished `bash` result is handed to `yarp
  * result-reduce --host opencode`, whose reply replaces `output.output` only
  * when it changed, is shorter and names an archived copy (the Pi
- * extension's {@link decideReducedResult}). `output.metadata` (exit code,
+ * extension's {@link decideReducedResult}). One `yarp result-reduce --serve
+ * --host opencode` per plugin instance answers, so a result costs no
+ * process start; after it fails once, each result starts its own process. `output.metadata` (exit code,
  * opencode's own copy of the output) and `output.title` stay.
  *
  * A result opencode cut (`metadata.truncated`, over 2000 lines or 50 KB)
@@ -23,6 +25,7 @@
  */
 import { decideReducedResult, isYarpCommand, type ProcessOutcome } from "../../pi/src/decisions.ts";
 import { MIN_REDUCE_CHARS, RESULT_TIMEOUT_MS } from "../../pi/src/extension.ts";
+import { type LineServer, reduceOnServer } from "../../pi/src/yarp_process.ts";
 
 export { MIN_REDUCE_CHARS };
 
@@ -38,6 +41,11 @@ export interface PluginDeps {
     argv: readonly string[],
     options: { stdin: string; timeoutMs: number; cwd?: string },
   ) => Promise<ProcessOutcome>;
+  /**
+   * Starts `argv` as a long-lived `yarp result-reduce --serve`; without it
+   * every result starts `yarp result-reduce`.
+   */
+  readonly serve?: (argv: readonly string[], options: { cwd?: string }) => LineServer;
   /** Reads an environment variable. */
   readonly env: (name: string) => string | undefined;
   /** The whole text of opencode's full-output file, only when it ends with `tail`; else undefined. */
@@ -77,15 +85,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A plugin instance's result server: not started yet, running, or null once it failed. */
+export interface ServerSlot {
+  server?: LineServer | null;
+}
+
 /**
  * Handles one `tool.execute.after` event: may set `output.output` to YARP's
- * reduced result; returns the reason code. Never throws.
+ * reduced result; returns the reason code. Never throws. `slot` holds the
+ * instance's result server across calls.
  */
 export async function afterBash(
   input: AfterInput,
   output: AfterOutput,
   deps: PluginDeps,
   cwd: string | undefined,
+  slot: ServerSlot = {},
 ): Promise<AfterReason> {
   try {
     if (input.tool !== "bash" || !isRecord(input.args)) return "other-tool";
@@ -109,7 +124,12 @@ export async function afterBash(
     } else if (metadata.truncated !== false) return "full-output-unavailable";
     const yarp = deps.yarp();
     if ("error" in yarp) return "no-binary";
-    const outcome = await deps.run(
+    const outcome = await servedReduction(slot, deps, yarp, cwd, {
+      command,
+      input: whole,
+      exit_code: exit,
+      ...(cwd === undefined ? {} : { cwd }),
+    }) ?? await deps.run(
       [
         ...yarp,
         "result-reduce",
@@ -129,6 +149,31 @@ export async function afterBash(
   } catch {
     return "error";
   }
+}
+
+/**
+ * The result server's reduction of `result` as the one-shot process's
+ * outcome, or undefined (no server, a result too long to send, or the
+ * server failed: it is closed and not started again).
+ */
+async function servedReduction(
+  slot: ServerSlot,
+  deps: PluginDeps,
+  yarp: readonly string[],
+  cwd: string | undefined,
+  result: Parameters<typeof reduceOnServer>[1],
+): Promise<ProcessOutcome | undefined> {
+  if (deps.serve === undefined || slot.server === null) return undefined;
+  const server = slot.server ??= deps.serve(
+    [...yarp, "result-reduce", "--serve", ...OPENCODE_HOST],
+    { cwd },
+  );
+  const outcome = await reduceOnServer(server, result, RESULT_TIMEOUT_MS);
+  if (outcome === undefined) {
+    server.close();
+    slot.server = null;
+  }
+  return outcome;
 }
 
 /**
@@ -157,9 +202,10 @@ export function truncatedTail(text: string, path: string): string | undefined {
  * `bash` results; with `YARP_DEBUG` set each decision's code goes to stderr.
  */
 export function yarpHooks(deps: PluginDeps, cwd: string | undefined) {
+  const slot: ServerSlot = {};
   return {
     "tool.execute.after": async (input: AfterInput, output: AfterOutput): Promise<void> => {
-      const reason = await afterBash(input, output, deps, cwd);
+      const reason = await afterBash(input, output, deps, cwd, slot);
       if ((deps.env("YARP_DEBUG") ?? "") !== "") deps.stderr(`yarp opencode: ${reason}`);
     },
   };

@@ -45,7 +45,6 @@ import {
   type ProcessOutcome,
   readGainJson,
   readRewriteJson,
-  readServedReduction,
   readVersionReply,
   type RewriteDecision,
   shellCall,
@@ -68,7 +67,7 @@ import {
   type SessionStats,
 } from "./session_stats.ts";
 import { type PackTrust, projectPackArgs, type ProjectPackProbe } from "./project_pack.ts";
-import type { LineServer } from "./yarp_process.ts";
+import { type LineServer, reduceOnServer, type ServedResult } from "./yarp_process.ts";
 
 /** The slice of Pi's extension context the extension reads. */
 export interface PiContext {
@@ -129,14 +128,6 @@ export interface ExtensionDeps {
 export const REWRITE_TIMEOUT_MS = 2000;
 export const VERSION_TIMEOUT_MS = 2000;
 export const RESULT_TIMEOUT_MS = 5000;
-
-/**
- * The longest result request sent to `yarp result-reduce --serve`, in
- * characters of its JSON line: a third of the server's limit in bytes
- * (`MAX_SERVED_REQUEST_BYTES`, 64 MiB), since a character of that line is
- * at most 3 bytes of UTF-8. A longer result starts its own process.
- */
-export const MAX_SERVED_RESULT_CHARS = 64 * 1024 * 1024 / 3;
 
 /**
  * Results shorter than this (and not truncated by Pi) are left alone without
@@ -376,32 +367,28 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
   };
 
   /**
-   * The result server's reduction of `request.input` as the one-shot
-   * process's outcome, or undefined (no fresh rule knowledge yet, a request
-   * over {@link MAX_SERVED_RESULT_CHARS}, or the server failed: it is closed
-   * and not started again while the knowledge lasts, and the caller starts
-   * `yarp result-reduce` as before). The server is started by the first
-   * result that gets this far, and answers it once up (a one-shot process
-   * would cost the same start).
+   * The result server's reduction of `result` as the one-shot process's
+   * outcome, or undefined (no fresh rule knowledge yet, a result too long to
+   * send, or the server failed: it is closed and not started again while
+   * the knowledge lasts, and the caller starts `yarp result-reduce` as
+   * before). The server is started by the first result that gets this far,
+   * and answers it once up (a one-shot process would cost the same start).
    */
-  const reduceOnServer = async (
+  const servedReduction = async (
     binary: YarpBinary,
     packs: readonly string[],
     ctx: PiContext,
-    request: { readonly command: string; readonly input: string; readonly exit_code?: number },
+    result: ServedResult,
   ): Promise<ProcessOutcome | undefined> => {
     if (deps.serve === undefined) return undefined;
     const entry = (await freshKnowledge(binary, packs, ctx))?.entry;
     if (entry === undefined || entry.resultServer === null) return undefined;
-    const line = JSON.stringify({ ...request, ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }) });
-    if (line.length > MAX_SERVED_RESULT_CHARS) return undefined;
     const server = entry.resultServer ??= deps.serve(
       binary,
       ["result-reduce", "--serve", ...PI_HOST, ...packs],
       { cwd: ctx.cwd },
     );
-    const reply = await server.request(line, RESULT_TIMEOUT_MS);
-    const outcome = reply === undefined ? undefined : readServedReduction(reply, request.input);
+    const outcome = await reduceOnServer(server, result, RESULT_TIMEOUT_MS);
     if (outcome === undefined) {
       server.close();
       entry.resultServer = null;
@@ -559,10 +546,11 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
       }
       const { args: packs } = await packArgs(state, ctx);
       const code = parts.exitCode;
-      const outcome = await reduceOnServer(state.binary!, packs, ctx, {
+      const outcome = await servedReduction(state.binary!, packs, ctx, {
         command,
         input: whole,
         ...(code === undefined ? {} : { exit_code: code }),
+        ...(ctx.cwd === undefined ? {} : { cwd: ctx.cwd }),
       }) ?? await deps.run(
         state.binary!,
         [

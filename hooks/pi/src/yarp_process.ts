@@ -8,7 +8,7 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import type { ProcessOutcome } from "./decisions.ts";
+import { type ProcessOutcome, readServedReduction } from "./decisions.ts";
 
 /** Options for one run. */
 export interface RunOptions {
@@ -200,4 +200,39 @@ export function startLineServer(
     },
     close,
   };
+}
+
+/**
+ * The longest result request sent to `yarp result-reduce --serve`, in
+ * characters of its JSON line: a third of the server's limit in bytes
+ * (`MAX_SERVED_REQUEST_BYTES`, 64 MiB), since a character of that line is
+ * at most 3 bytes of UTF-8. A longer result starts its own process.
+ */
+export const MAX_SERVED_RESULT_CHARS = 64 * 1024 * 1024 / 3;
+
+/** One finished result for `yarp result-reduce --serve` (its request fields). */
+export interface ServedResult {
+  readonly command: string;
+  /** The whole visible text. */
+  readonly input: string;
+  readonly exit_code?: number;
+  readonly cwd?: string;
+}
+
+/**
+ * Asks `server`, a `yarp result-reduce --serve`, to reduce `result`, and
+ * resolves with the outcome a one-shot `yarp result-reduce` would have had;
+ * or undefined when the request is over {@link MAX_SERVED_RESULT_CHARS}
+ * (not sent), or no well-formed answer came within `timeoutMs` (the caller
+ * then closes the server and starts a process of its own). Never rejects.
+ */
+export async function reduceOnServer(
+  server: LineServer,
+  result: ServedResult,
+  timeoutMs: number,
+): Promise<ProcessOutcome | undefined> {
+  const line = JSON.stringify(result);
+  if (line.length > MAX_SERVED_RESULT_CHARS) return undefined;
+  const reply = await server.request(line, timeoutMs);
+  return reply === undefined ? undefined : readServedReduction(reply, result.input);
 }
