@@ -14,10 +14,12 @@
  *   alternates each round), timing the whole host process. The added time
  *   per call is each pair's difference; median and p95 of both sessions and
  *   of the differences are printed, with the load average before and after.
- * - YARP's own part of one call (Gemini CLI and opencode): the processes
- *   YARP adds to one `git log --stat` call, run outside the host as the
- *   host runs them, REPS rounds interleaved with the bare command; far less
- *   noisy than the difference of two whole sessions on a shared machine.
+ * - YARP's own part of one call (Gemini CLI and opencode): what YARP adds
+ *   to one `git log --stat` call, run outside the host as the host runs it
+ *   (Gemini's hook and wrapper processes; opencode's request to the
+ *   plugin's result server), REPS rounds interleaved with the bare command;
+ *   far less noisy than the difference of two whole sessions on a shared
+ *   machine.
  * - Floor: `deno eval 1` once per round, timed the same way, in the same
  *   run: the cost of one Deno start on the machine at that moment.
  *
