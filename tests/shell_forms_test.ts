@@ -46,9 +46,12 @@ const FORMS: readonly [string, string][] = [
   ["RUSTUP_TOOLCHAIN=stable RUST_BACKTRACE=1 cargo test", "tests/cargo-test@complete"],
   ["GOCACHE=/tmp/c GOTOOLCHAIN=local go test ./x", "tests/go-test@complete"],
   ["cd app && CI=true npm test", "tests/npm-test@complete"],
+  // search paths: the program is still read by its name, as under the inherited PATH
+  ["PATH=/opt/go/bin:/usr/bin go test ./x", "tests/go-test@complete"],
+  ["LD_LIBRARY_PATH=bin/x64 dotnet test t.csproj", "tests/dotnet-test@complete"],
   // assignments that change what runs or how it prints keep the result exact
-  ["PATH=/opt/go/bin:/usr/bin go test ./x", "assignment-output"],
   ["LD_PRELOAD=/x.so cargo test", "assignment-output"],
+  ["PATH=/opt/go/bin LD_AUDIT=/a.so go test ./x", "assignment-output"],
   ["GIT_PAGER=cat git log", "assignment-output"],
   ["FORCE_COLOR=1 npm test", "assignment-output"],
   ["LC_ALL=C grep -r x .", "assignment-output"],
@@ -60,7 +63,8 @@ const FORMS: readonly [string, string][] = [
   ["export CI=1 && npm test", "tests/npm-test@complete"],
   ["export CI=1; npm test", "tests/npm-test@complete"],
   ["CI=1; cargo test", "tests/cargo-test@complete"],
-  ["export PATH=/x/bin && cargo test", "assignment-output"],
+  ["export PATH=/x/bin && cargo test", "tests/cargo-test@complete"],
+  ["export LANG=C && cargo test", "assignment-output"],
   ["export CI=1", "no-typed-output"],
   // virtual-env activation: fallible setup, confidence drops after `;`
   ["source .venv/bin/activate && pytest", "tests/pytest@complete"],
@@ -169,11 +173,22 @@ Deno.test("stage-form helpers: wrappers, front ends, scripts, activate, assignme
   assert.ok(isActivateScript(["source", "/a/b/.venv/bin/activate"]));
   assert.ok(!isActivateScript(["source", "bin/activate.fish"]));
   assert.ok(!isActivateScript([".", "a", "b"]));
-  for (const name of ["PATH", "LC_ALL", "GIT_DIR", "MY_PAGER", "CLICOLOR_FORCE", "npm_config_x"]) {
+  for (
+    const name of ["LD_PRELOAD", "LC_ALL", "GIT_DIR", "MY_PAGER", "CLICOLOR_FORCE", "npm_config_x"]
+  ) {
     assert.equal(assignmentEffect(name), "output", name);
   }
   for (
-    const name of ["CI", "RUST_BACKTRACE", "GOCACHE", "JAVA_HOME", "TMPDIR", "DEBIAN_FRONTEND"]
+    const name of [
+      "CI",
+      "RUST_BACKTRACE",
+      "GOCACHE",
+      "JAVA_HOME",
+      "TMPDIR",
+      "DEBIAN_FRONTEND",
+      "PATH",
+      "LD_LIBRARY_PATH",
+    ]
   ) {
     assert.equal(assignmentEffect(name), "setup", name);
   }
@@ -211,12 +226,43 @@ Deno.test("property: a reviewed wrapper never changes what the wrapped command s
 Deno.test("property: an output-changing assignment keeps any command's result exact", () => {
   fc.assert(
     fc.property(
-      fc.constantFrom("PATH", "LANG", "LC_ALL", "GIT_DIR", "PAGER", "NO_COLOR", "TERM"),
+      fc.constantFrom("LD_PRELOAD", "LANG", "LC_ALL", "GIT_DIR", "PAGER", "NO_COLOR", "TERM"),
       fc.constantFrom("cargo test", "npm test", "git log", "rg x", "make", "pytest"),
       fc.boolean(),
       (name, command, exported) => {
         const source = exported ? `export ${name}=x && ${command}` : `${name}=x ${command}`;
         assert.equal(decision(source), "assignment-output");
+      },
+    ),
+  );
+});
+
+Deno.test("property: a search-path assignment plans exactly as the command without it", () => {
+  const directory = fc.stringMatching(/^\/?[a-z0-9._-]{1,8}(\/[a-z0-9._-]{1,8}){0,3}$/);
+  fc.assert(
+    fc.property(
+      fc.constantFrom("PATH", "LD_LIBRARY_PATH"),
+      fc.array(directory, { minLength: 1, maxLength: 3 }).map((dirs) => dirs.join(":")),
+      fc.constantFrom(
+        "cargo test",
+        "npm test",
+        "git log",
+        "rg x",
+        "make",
+        "pytest",
+        "sed -n 1p f",
+        "cargo test --message-format=json",
+        "./gen.sh",
+      ),
+      fc.constantFrom("prefix", "export", "env"),
+      (name, value, command, form) => {
+        const source = form === "prefix"
+          ? `${name}=${value} ${command}`
+          : form === "env"
+          ? `env ${name}=${value} ${command}`
+          : `export ${name}=${value} && ${command}`;
+        const bare = form === "export" ? `true && ${command}` : command;
+        assert.deepEqual(plan(source), plan(bare), source);
       },
     ),
   );

@@ -20,7 +20,9 @@
  *   front end itself selects no rule.
  * - **Assignments** (`NAME=value cmd`, `env NAME=value cmd`, `export
  *   NAME=value`) are reviewed by name ({@link assignmentEffect}): names that
- *   change which program runs or how it prints keep the result exact.
+ *   change which program runs or how it prints keep the result exact; the
+ *   search paths `PATH` and `LD_LIBRARY_PATH` are setup (the name is read
+ *   as the same name under any inherited search path).
  * - **Nested shells**: `bash -c 'LITERAL'`, `sh -c`, `bash -lc` with no
  *   further operands, and `su`/`runuser` running `-c 'LITERAL'` as one
  *   user ({@link shellScriptOperand}); the parser plans the literal as a
@@ -345,12 +347,15 @@ export function isActivateScript(argv: readonly string[]): boolean {
 /**
  * Names whose value changes which program runs or how it prints; an
  * assignment of one keeps the result exact (`assignment-output`). Exact
- * names, then prefixes.
+ * names, then prefixes. The search paths `PATH` and `LD_LIBRARY_PATH` are
+ * not among them: rules select by the program's name and YARP never
+ * resolves it, so a name found through an assigned search path is read as
+ * the same name found through the inherited one, which is just as unknown
+ * (docs/shell.md, "Stage forms"). Code injected into every program
+ * (`LD_PRELOAD`, `LD_AUDIT`, `DYLD_*`) stays closed.
  */
 const OUTPUT_NAMES: ReadonlySet<string> = new Set([
-  "PATH",
   "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
   "LD_AUDIT",
   "BASH_ENV",
   "ENV",
