@@ -110,6 +110,11 @@ const FORMS: readonly [string, string][] = [
   ["yarn jest", "tests/npx-jest@complete"],
   ["npx --yes vitest run", "tests/npx-vitest@complete"],
   ["pnpm exec vitest --reporter=json", "guarded"],
+  ["npx mocha --require test/support/env --check-leaks test/a.js", "tests/npx-mocha@complete"],
+  ["yarn mocha", "tests/npx-mocha@complete"],
+  ["npx mocha --reporter json", "guarded"],
+  ["pnpm exec mocha -R tap", "guarded"],
+  ["npx mocha -w", "guarded"],
   ["python3 script.py", "no-rule-matched"],
   ["uv run --with x pytest", "no-rule-matched"],
   // nested shells whose literal parses as an accepted program
