@@ -56,6 +56,15 @@ const FORMS: readonly [string, string][] = [
   ["FORCE_COLOR=1 npm test", "assignment-output"],
   ["LC_ALL=C grep -r x .", "assignment-output"],
   ["NODE_OPTIONS=--trace-warnings npm test", "assignment-output"],
+  ['NODE_OPTIONS="--max-old-space-size=4096 --require ./hook.js" npm test', "assignment-output"],
+  ["NODE_OPTIONS= npm test", "assignment-output"],
+  // NODE_OPTIONS of flags that neither load code nor print: setup
+  ["NODE_OPTIONS=--dns-result-order=ipv4first npm test", "tests/npm-test@complete"],
+  [
+    'NODE_OPTIONS="--max-old-space-size=4096 --openssl-legacy-provider" npx jest',
+    "tests/npx-jest@complete",
+  ],
+  ["export NODE_OPTIONS=--max_old_space_size=8192 && npm test", "tests/npm-test@complete"],
   ["PYTEST_ADDOPTS=--json pytest", "assignment-output"],
   ["GOFLAGS=-json go test ./x", "assignment-output"],
   ["env NO_COLOR=1 cargo test", "assignment-output"],
@@ -268,6 +277,36 @@ Deno.test("property: a search-path assignment plans exactly as the command witho
           : `export ${name}=${value} && ${command}`;
         const bare = form === "export" ? `true && ${command}` : command;
         assert.deepEqual(plan(source), plan(bare), source);
+      },
+    ),
+  );
+});
+
+Deno.test("property: NODE_OPTIONS is setup only when every flag is a quiet one", () => {
+  const quiet = [
+    "--dns-result-order=ipv4first",
+    "--max-old-space-size=4096",
+    "--openssl-legacy-provider",
+  ];
+  const loud = [
+    "--require",
+    "./hook.js",
+    "--import=tsx",
+    "--trace-warnings",
+    "-r",
+    "--inspect",
+    "x",
+  ];
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...quiet, ...loud), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom("npm test", "npx jest", "npx mocha", "git log"),
+      (flags, command) => {
+        const source = `NODE_OPTIONS="${flags.join(" ")}" ${command}`;
+        const expected = flags.every((flag) => quiet.includes(flag))
+          ? decision(command)
+          : "assignment-output";
+        assert.equal(decision(source), expected, source);
       },
     ),
   );

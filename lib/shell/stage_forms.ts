@@ -410,10 +410,35 @@ const OUTPUT_PREFIXES = [
 const OUTPUT_SUFFIXES = ["_PAGER", "_COLOR", "_COLORS", "_COLOUR"];
 
 /**
- * The effect of assigning `name` (see the module contract): `output` when
- * it can change which program runs or how it prints, else `setup`.
+ * `NODE_OPTIONS` flags that neither load code nor change what a program
+ * prints: DNS result order, heap size, OpenSSL's legacy provider.
  */
-export function assignmentEffect(name: string): "setup" | "output" {
+const QUIET_NODE_OPTION =
+  /^--(?:dns-result-order=(?:ipv4first|ipv6first|verbatim)|max[-_]old[-_]space[-_]size=\d+|openssl-legacy-provider)$/;
+
+/**
+ * The effect of assigning `value` to `name` (see the module contract):
+ * `output` when it can change which program runs or how it prints, else
+ * `setup`. `NODE_OPTIONS` is setup only when `value` is given and each of
+ * its words is a {@link QUIET_NODE_OPTION} (`--max-old-space-size=4096`);
+ * an opaque value is never given.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { assignmentEffect } from "./stage_forms.ts";
+ * equal(assignmentEffect("NODE_OPTIONS", "--max-old-space-size=4096"), "setup");
+ * equal(assignmentEffect("NODE_OPTIONS", "--require ./hook.js"), "output");
+ * equal(assignmentEffect("NODE_OPTIONS"), "output");
+ * ```
+ */
+export function assignmentEffect(name: string, value?: string): "setup" | "output" {
+  if (name === "NODE_OPTIONS" && value !== undefined) {
+    const words = value.split(/[ \t\n]+/).filter((word) => word !== "");
+    return words.length > 0 && words.every((word) => QUIET_NODE_OPTION.test(word))
+      ? "setup"
+      : "output";
+  }
   if (OUTPUT_NAMES.has(name)) return "output";
   if (OUTPUT_PREFIXES.some((prefix) => name.startsWith(prefix))) return "output";
   if (OUTPUT_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "output";
