@@ -204,7 +204,8 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     ["docker logs --follow web", "guarded"],
     ["sbt test | tail -100", "unknown-program"],
     ["sbt test && cat log.txt", "unknown-program"],
-    ["PATH=/x:/y sbt test", "assignment-output"],
+    ["PATH=/x:/y sbt test", "capped,unknown-program"],
+    ["LD_PRELOAD=/x.so sbt test", "assignment-output"],
     ["git status --porcelain", "guarded"],
     ["sbt test $(x)", "capped,parse:expansion"],
     ["./gen.sh *.txt", "capped,parse:glob"],
@@ -239,6 +240,13 @@ Deno.test("the host result path caps only results no rule reduces and no stage m
     "unknown-program,archive-off",
   );
   const capped = await decide("sbt test", BIG);
+  // The built-in shape (docs/rules.md, "The global output cap's size"): the first 10 lines and
+  // the last 20, nothing between them for a result with no diagnostics.
+  const kept = capped.output.split("\n").filter((line) => line.startsWith("line "));
+  assert.deepEqual(kept, [
+    ...Array.from({ length: 10 }, (_, i) => `line ${i} of output`),
+    ...Array.from({ length: 20 }, (_, i) => `line ${2980 + i} of output`),
+  ]);
   // 3,000 lines: more than one page, so the marker names the paged form.
   assert.ok(
     capped.output.endsWith(

@@ -46,13 +46,25 @@ const FORMS: readonly [string, string][] = [
   ["RUSTUP_TOOLCHAIN=stable RUST_BACKTRACE=1 cargo test", "tests/cargo-test@complete"],
   ["GOCACHE=/tmp/c GOTOOLCHAIN=local go test ./x", "tests/go-test@complete"],
   ["cd app && CI=true npm test", "tests/npm-test@complete"],
+  // search paths: the program is still read by its name, as under the inherited PATH
+  ["PATH=/opt/go/bin:/usr/bin go test ./x", "tests/go-test@complete"],
+  ["LD_LIBRARY_PATH=bin/x64 dotnet test t.csproj", "tests/dotnet-test@complete"],
   // assignments that change what runs or how it prints keep the result exact
-  ["PATH=/opt/go/bin:/usr/bin go test ./x", "assignment-output"],
   ["LD_PRELOAD=/x.so cargo test", "assignment-output"],
+  ["PATH=/opt/go/bin LD_AUDIT=/a.so go test ./x", "assignment-output"],
   ["GIT_PAGER=cat git log", "assignment-output"],
   ["FORCE_COLOR=1 npm test", "assignment-output"],
   ["LC_ALL=C grep -r x .", "assignment-output"],
   ["NODE_OPTIONS=--trace-warnings npm test", "assignment-output"],
+  ['NODE_OPTIONS="--max-old-space-size=4096 --require ./hook.js" npm test', "assignment-output"],
+  ["NODE_OPTIONS= npm test", "assignment-output"],
+  // NODE_OPTIONS of flags that neither load code nor print: setup
+  ["NODE_OPTIONS=--dns-result-order=ipv4first npm test", "tests/npm-test@complete"],
+  [
+    'NODE_OPTIONS="--max-old-space-size=4096 --openssl-legacy-provider" npx jest',
+    "tests/npx-jest@complete",
+  ],
+  ["export NODE_OPTIONS=--max_old_space_size=8192 && npm test", "tests/npm-test@complete"],
   ["PYTEST_ADDOPTS=--json pytest", "assignment-output"],
   ["GOFLAGS=-json go test ./x", "assignment-output"],
   ["env NO_COLOR=1 cargo test", "assignment-output"],
@@ -60,7 +72,8 @@ const FORMS: readonly [string, string][] = [
   ["export CI=1 && npm test", "tests/npm-test@complete"],
   ["export CI=1; npm test", "tests/npm-test@complete"],
   ["CI=1; cargo test", "tests/cargo-test@complete"],
-  ["export PATH=/x/bin && cargo test", "assignment-output"],
+  ["export PATH=/x/bin && cargo test", "tests/cargo-test@complete"],
+  ["export LANG=C && cargo test", "assignment-output"],
   ["export CI=1", "no-typed-output"],
   // virtual-env activation: fallible setup, confidence drops after `;`
   ["source .venv/bin/activate && pytest", "tests/pytest@complete"],
@@ -106,6 +119,11 @@ const FORMS: readonly [string, string][] = [
   ["yarn jest", "tests/npx-jest@complete"],
   ["npx --yes vitest run", "tests/npx-vitest@complete"],
   ["pnpm exec vitest --reporter=json", "guarded"],
+  ["npx mocha --require test/support/env --check-leaks test/a.js", "tests/npx-mocha@complete"],
+  ["yarn mocha", "tests/npx-mocha@complete"],
+  ["npx mocha --reporter json", "guarded"],
+  ["pnpm exec mocha -R tap", "guarded"],
+  ["npx mocha -w", "guarded"],
   ["python3 script.py", "no-rule-matched"],
   ["uv run --with x pytest", "no-rule-matched"],
   // nested shells whose literal parses as an accepted program
@@ -169,11 +187,22 @@ Deno.test("stage-form helpers: wrappers, front ends, scripts, activate, assignme
   assert.ok(isActivateScript(["source", "/a/b/.venv/bin/activate"]));
   assert.ok(!isActivateScript(["source", "bin/activate.fish"]));
   assert.ok(!isActivateScript([".", "a", "b"]));
-  for (const name of ["PATH", "LC_ALL", "GIT_DIR", "MY_PAGER", "CLICOLOR_FORCE", "npm_config_x"]) {
+  for (
+    const name of ["LD_PRELOAD", "LC_ALL", "GIT_DIR", "MY_PAGER", "CLICOLOR_FORCE", "npm_config_x"]
+  ) {
     assert.equal(assignmentEffect(name), "output", name);
   }
   for (
-    const name of ["CI", "RUST_BACKTRACE", "GOCACHE", "JAVA_HOME", "TMPDIR", "DEBIAN_FRONTEND"]
+    const name of [
+      "CI",
+      "RUST_BACKTRACE",
+      "GOCACHE",
+      "JAVA_HOME",
+      "TMPDIR",
+      "DEBIAN_FRONTEND",
+      "PATH",
+      "LD_LIBRARY_PATH",
+    ]
   ) {
     assert.equal(assignmentEffect(name), "setup", name);
   }
@@ -211,12 +240,73 @@ Deno.test("property: a reviewed wrapper never changes what the wrapped command s
 Deno.test("property: an output-changing assignment keeps any command's result exact", () => {
   fc.assert(
     fc.property(
-      fc.constantFrom("PATH", "LANG", "LC_ALL", "GIT_DIR", "PAGER", "NO_COLOR", "TERM"),
+      fc.constantFrom("LD_PRELOAD", "LANG", "LC_ALL", "GIT_DIR", "PAGER", "NO_COLOR", "TERM"),
       fc.constantFrom("cargo test", "npm test", "git log", "rg x", "make", "pytest"),
       fc.boolean(),
       (name, command, exported) => {
         const source = exported ? `export ${name}=x && ${command}` : `${name}=x ${command}`;
         assert.equal(decision(source), "assignment-output");
+      },
+    ),
+  );
+});
+
+Deno.test("property: a search-path assignment plans exactly as the command without it", () => {
+  const directory = fc.stringMatching(/^\/?[a-z0-9._-]{1,8}(\/[a-z0-9._-]{1,8}){0,3}$/);
+  fc.assert(
+    fc.property(
+      fc.constantFrom("PATH", "LD_LIBRARY_PATH"),
+      fc.array(directory, { minLength: 1, maxLength: 3 }).map((dirs) => dirs.join(":")),
+      fc.constantFrom(
+        "cargo test",
+        "npm test",
+        "git log",
+        "rg x",
+        "make",
+        "pytest",
+        "sed -n 1p f",
+        "cargo test --message-format=json",
+        "./gen.sh",
+      ),
+      fc.constantFrom("prefix", "export", "env"),
+      (name, value, command, form) => {
+        const source = form === "prefix"
+          ? `${name}=${value} ${command}`
+          : form === "env"
+          ? `env ${name}=${value} ${command}`
+          : `export ${name}=${value} && ${command}`;
+        const bare = form === "export" ? `true && ${command}` : command;
+        assert.deepEqual(plan(source), plan(bare), source);
+      },
+    ),
+  );
+});
+
+Deno.test("property: NODE_OPTIONS is setup only when every flag is a quiet one", () => {
+  const quiet = [
+    "--dns-result-order=ipv4first",
+    "--max-old-space-size=4096",
+    "--openssl-legacy-provider",
+  ];
+  const loud = [
+    "--require",
+    "./hook.js",
+    "--import=tsx",
+    "--trace-warnings",
+    "-r",
+    "--inspect",
+    "x",
+  ];
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(...quiet, ...loud), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom("npm test", "npx jest", "npx mocha", "git log"),
+      (flags, command) => {
+        const source = `NODE_OPTIONS="${flags.join(" ")}" ${command}`;
+        const expected = flags.every((flag) => quiet.includes(flag))
+          ? decision(command)
+          : "assignment-output";
+        assert.equal(decision(source), expected, source);
       },
     ),
   );

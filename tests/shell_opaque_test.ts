@@ -110,7 +110,9 @@ const OPAQUE_FORMS: readonly [string, string][] = [
   ["X=$(pwd) cargo build", "opaque-word"],
   ["cd ${WORK:?} && make", "opaque-word"],
   ["$CMD test", "opaque-word"],
-  ["PATH=$HOME/bin:$PATH cargo test", "assignment-output"],
+  ["PATH=$HOME/bin:$PATH cargo test", "tests/cargo-test@complete"],
+  ["LANG=$L cargo test", "assignment-output"],
+  ['NODE_OPTIONS="--max-old-space-size=$MB" npm test', "assignment-output"],
   // here-documents: stdin of the command, never typed
   ["python3 - <<'EOF'\nprint(1)\nEOF\n", "stdin-document"],
   ["cat <<EOF\nhello\nEOF", "stdin-document"],

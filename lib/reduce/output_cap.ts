@@ -72,17 +72,17 @@ export interface OutputCapPolicy {
 
 /**
  * The built-in sizes, chosen by measurement on both development corpora
- * (docs/rules.md, "The global output cap's size"): 4 KiB threshold; 20 head
- * lines within 1.5 KiB, 30 tail lines within 2.5 KiB; 200 evidence lines,
+ * (docs/rules.md, "The global output cap's size"): 4 KiB threshold; 10 head
+ * lines within 1 KiB, 20 tail lines within 1.5 KiB; 200 evidence lines,
  * of which at most 40 summary or located lines; 512-byte head/tail lines,
  * 2 KiB evidence lines.
  */
 export const DEFAULT_OUTPUT_CAP: OutputCapPolicy = {
   thresholdBytes: 4096,
-  headLines: 20,
-  tailLines: 30,
-  headBytes: 1536,
-  tailBytes: 2560,
+  headLines: 10,
+  tailLines: 20,
+  headBytes: 1024,
+  tailBytes: 1536,
   evidenceLines: 200,
   contextLines: 40,
   maxLineBytes: 512,

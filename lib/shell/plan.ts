@@ -314,9 +314,18 @@ const unknown = (reason: PlanReason): StageKind => ({
 
 /** True when every assignment is reviewed as setup (see `assignmentEffect`). */
 function assignmentsReviewed(
-  assignments: readonly Pick<Assignment, "name">[] | undefined,
+  assignments: readonly (Pick<Assignment, "name" | "value"> & { opaque?: true })[] | undefined,
 ): boolean {
-  return (assignments ?? []).every(({ name }) => assignmentEffect(name) === "setup");
+  return (assignments ?? []).every((assignment) =>
+    assignmentEffect(...named(assignment)) === "setup"
+  );
+}
+
+/** An assignment's name and, unless it is opaque, its value, as `assignmentEffect` reads them. */
+function named(
+  { name, value, opaque }: Pick<Assignment, "name" | "value"> & { opaque?: true },
+): [string, string | undefined] {
+  return [name, opaque ? undefined : value];
 }
 
 /**
@@ -881,7 +890,11 @@ function opaqueStageMayBeExact(
   if (typeof peeled === "string" || peeled.argv.length !== argv.length) return true;
   if (frontEndOperand(argv) !== undefined || exactWords(argv)) return true;
   if (runsKnownProgram(argv, registry)) return true;
-  if ((stage.assignments ?? []).some(({ name }) => assignmentEffect(name) === "output")) {
+  if (
+    (stage.assignments ?? []).some((assignment) =>
+      assignmentEffect(...named(assignment)) === "output"
+    )
+  ) {
     return true;
   }
   const path = argv[0];

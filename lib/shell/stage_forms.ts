@@ -20,7 +20,9 @@
  *   front end itself selects no rule.
  * - **Assignments** (`NAME=value cmd`, `env NAME=value cmd`, `export
  *   NAME=value`) are reviewed by name ({@link assignmentEffect}): names that
- *   change which program runs or how it prints keep the result exact.
+ *   change which program runs or how it prints keep the result exact; the
+ *   search paths `PATH` and `LD_LIBRARY_PATH` are setup (the name is read
+ *   as the same name under any inherited search path).
  * - **Nested shells**: `bash -c 'LITERAL'`, `sh -c`, `bash -lc` with no
  *   further operands, and `su`/`runuser` running `-c 'LITERAL'` as one
  *   user ({@link shellScriptOperand}); the parser plans the literal as a
@@ -345,12 +347,15 @@ export function isActivateScript(argv: readonly string[]): boolean {
 /**
  * Names whose value changes which program runs or how it prints; an
  * assignment of one keeps the result exact (`assignment-output`). Exact
- * names, then prefixes.
+ * names, then prefixes. The search paths `PATH` and `LD_LIBRARY_PATH` are
+ * not among them: rules select by the program's name and YARP never
+ * resolves it, so a name found through an assigned search path is read as
+ * the same name found through the inherited one, which is just as unknown
+ * (docs/shell.md, "Stage forms"). Code injected into every program
+ * (`LD_PRELOAD`, `LD_AUDIT`, `DYLD_*`) stays closed.
  */
 const OUTPUT_NAMES: ReadonlySet<string> = new Set([
-  "PATH",
   "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
   "LD_AUDIT",
   "BASH_ENV",
   "ENV",
@@ -405,10 +410,35 @@ const OUTPUT_PREFIXES = [
 const OUTPUT_SUFFIXES = ["_PAGER", "_COLOR", "_COLORS", "_COLOUR"];
 
 /**
- * The effect of assigning `name` (see the module contract): `output` when
- * it can change which program runs or how it prints, else `setup`.
+ * `NODE_OPTIONS` flags that neither load code nor change what a program
+ * prints: DNS result order, heap size, OpenSSL's legacy provider.
  */
-export function assignmentEffect(name: string): "setup" | "output" {
+const QUIET_NODE_OPTION =
+  /^--(?:dns-result-order=(?:ipv4first|ipv6first|verbatim)|max[-_]old[-_]space[-_]size=\d+|openssl-legacy-provider)$/;
+
+/**
+ * The effect of assigning `value` to `name` (see the module contract):
+ * `output` when it can change which program runs or how it prints, else
+ * `setup`. `NODE_OPTIONS` is setup only when `value` is given and each of
+ * its words is a {@link QUIET_NODE_OPTION} (`--max-old-space-size=4096`);
+ * an opaque value is never given.
+ *
+ * @example
+ * ```ts
+ * import { equal } from "node:assert/strict";
+ * import { assignmentEffect } from "./stage_forms.ts";
+ * equal(assignmentEffect("NODE_OPTIONS", "--max-old-space-size=4096"), "setup");
+ * equal(assignmentEffect("NODE_OPTIONS", "--require ./hook.js"), "output");
+ * equal(assignmentEffect("NODE_OPTIONS"), "output");
+ * ```
+ */
+export function assignmentEffect(name: string, value?: string): "setup" | "output" {
+  if (name === "NODE_OPTIONS" && value !== undefined) {
+    const words = value.split(/[ \t\n]+/).filter((word) => word !== "");
+    return words.length > 0 && words.every((word) => QUIET_NODE_OPTION.test(word))
+      ? "setup"
+      : "output";
+  }
   if (OUTPUT_NAMES.has(name)) return "output";
   if (OUTPUT_PREFIXES.some((prefix) => name.startsWith(prefix))) return "output";
   if (OUTPUT_SUFFIXES.some((suffix) => name.endsWith(suffix))) return "output";
