@@ -48,7 +48,7 @@ const FORMS: readonly [string, string][] = [
   ["cd app && CI=true npm test", "tests/npm-test@complete"],
   // search paths: the program is still read by its name, as under the inherited PATH
   ["PATH=/opt/go/bin:/usr/bin go test ./x", "tests/go-test@complete"],
-  ["LD_LIBRARY_PATH=bin/x64 dotnet test t.csproj", "tests/dotnet-test@complete"],
+  ["LD_LIBRARY_PATH=lib dotnet test t.csproj", "tests/dotnet-test@complete"],
   // assignments that change what runs or how it prints keep the result exact
   ["LD_PRELOAD=/x.so cargo test", "assignment-output"],
   ["PATH=/opt/go/bin LD_AUDIT=/a.so go test ./x", "assignment-output"],
