@@ -11,6 +11,13 @@
  *
  * Run: `deno run --allow-read --allow-env bench/reduce_throughput.ts 1024 3 ansi short`
  *
+ * With `--baseline=DIR` (anywhere among the arguments; DIR a copy of another
+ * revision's tree, e.g. `git archive REV | tar -x -C DIR`), each round runs
+ * that revision's reducer and this one over the same bytes, one after the
+ * other (which goes first alternates), and prints both rates and their
+ * ratio: on a shared machine a before/after pair means something only when
+ * measured so (docs/rules.md, "Throughput").
+ *
  * @module
  */
 import process from "node:process";
@@ -19,10 +26,13 @@ import type { ReductionRule } from "../lib/rules/model.ts";
 import { BENCH_RULES, inputBlocks } from "./_reduce_data.ts";
 
 const CHUNK = 64 * 1024;
-const mib = Number(Deno.args[0] ?? 1024);
-const runs = Number(Deno.args[1] ?? 3);
+const BASELINE = "--baseline=";
+const args = Deno.args.filter((a) => !a.startsWith(BASELINE));
+const baselineDir = Deno.args.find((a) => a.startsWith(BASELINE))?.slice(BASELINE.length);
+const mib = Number(args[0] ?? 1024);
+const runs = Number(args[1] ?? 3);
 const blocks = inputBlocks();
-const shapes = Deno.args.length > 2 ? Deno.args.slice(2) : Object.keys(blocks);
+const shapes = args.length > 2 ? args.slice(2) : Object.keys(blocks);
 const total = mib * 1024 * 1024;
 
 let peakRss = Deno.memoryUsage().rss;
@@ -39,10 +49,20 @@ interface Run {
  * 64 KiB chunks at shifting offsets so chunk boundaries fall everywhere
  * inside lines.
  */
-function runOnce(rule: ReductionRule, block: Uint8Array): Run {
+type CreateReducer = typeof createStreamReducer;
+
+/** The baseline revision's `createStreamReducer`, or null without `--baseline`. */
+async function baselineReducer(dir: string | undefined): Promise<CreateReducer | null> {
+  if (dir === undefined) return null;
+  const url = new URL(`file://${Deno.realPathSync(dir)}/lib/reduce/mod.ts`);
+  return (await import(url.href)).createStreamReducer as CreateReducer;
+}
+const createBaseline = await baselineReducer(baselineDir);
+
+function runOnce(rule: ReductionRule, block: Uint8Array, create: CreateReducer): Run {
   const source = new Uint8Array(block.length * 4);
   for (let i = 0; i < 4; i++) source.set(block, i * block.length);
-  const reducer = createStreamReducer(rule);
+  const reducer = create(rule);
   let fed = 0;
   let offset = 0;
   let retained = 0;
@@ -85,8 +105,28 @@ for (const shape of shapes) {
   if (block === undefined) throw new Error(`unknown shape ${shape}; known: ${Object.keys(blocks)}`);
   for (const [name, rule] of Object.entries(BENCH_RULES)) {
     const done: Run[] = [];
-    for (let r = 0; r < runs; r++) done.push(runOnce(rule, block));
+    const before: Run[] = [];
+    for (let r = 0; r < runs; r++) {
+      if (createBaseline !== null && r % 2 === 0) before.push(runOnce(rule, block, createBaseline));
+      done.push(runOnce(rule, block, createStreamReducer));
+      if (createBaseline !== null && r % 2 === 1) before.push(runOnce(rule, block, createBaseline));
+    }
     const last = done[done.length - 1];
+    if (createBaseline !== null) {
+      const cpu = (list: Run[]) => list.map((r) => rate(r.cpuSeconds));
+      const ratios = done.map((r, i) => before[i].cpuSeconds / r.cpuSeconds);
+      const same = before[before.length - 1].outBytes === last.outBytes
+        ? ""
+        : "; OUTPUT LENGTH DIFFERS";
+      console.log(
+        `${shape.padEnd(12)} ${name.padEnd(11)} ${mib} MiB × ${runs}: cpu baseline ${
+          summary(cpu(before))
+        }; now ${summary(cpu(done))}; speed-up median ${
+          percentile([...ratios].sort((a, b) => a - b), 0.5).toFixed(2)
+        }${same}`,
+      );
+      continue;
+    }
     console.log(
       `${shape.padEnd(12)} ${name.padEnd(11)} ${mib} MiB × ${runs}: ` +
         `wall ${summary(done.map((r) => rate(r.seconds)))}; ` +

@@ -14,6 +14,13 @@
  * kind runs with the source terms of `grep -rn 'compute\|absent_term' src`:
  * one of them never occurs, so every row is searched for it (the slowest
  * case of evidence class 3).
+ *
+ * With `--baseline=DIR` (anywhere among the arguments; DIR a copy of another
+ * revision's tree, e.g. `git archive REV | tar -x -C DIR`), each round runs
+ * that revision's reducer and this one over the same bytes, one after the
+ * other (which goes first alternates), in place of the `head_tail` floor,
+ * and the row gives both CPU rates (median / slowest round) and the median
+ * speed-up: a before/after pair measured so on a shared machine.
  */
 import process from "node:process";
 import {
@@ -31,10 +38,13 @@ import {
 } from "../lib/rules/model.ts";
 
 const MIB = 1024 * 1024;
-const sizeMiB = Number(Deno.args[0] ?? 256);
-const rounds = Number(Deno.args[1] ?? 3);
+const BASELINE = "--baseline=";
+const args = Deno.args.filter((a) => !a.startsWith(BASELINE));
+const baselineArg = Deno.args.find((a) => a.startsWith(BASELINE));
+const sizeMiB = Number(args[0] ?? 256);
+const rounds = Number(args[1] ?? 3);
 const CHUNK = 64 * 1024;
-const kinds = Deno.args.slice(2).map((k) => {
+const kinds = args.slice(2).map((k) => {
   if (!(TYPED_REDUCER_KINDS as readonly string[]).includes(k)) {
     throw new Error(`unknown kind ${k}`);
   }
@@ -55,6 +65,7 @@ if (kinds.length === 0) {
         String(sizeMiB),
         String(rounds),
         kind,
+        ...(baselineArg === undefined ? [] : [baselineArg]),
       ],
       stderr: "inherit",
     }).output();
@@ -139,14 +150,26 @@ function block(kind: TypedReducerKind): Uint8Array {
 /** The search kind's source terms (see the module doc). */
 const SEARCH_TERMS = sourceTerms(["grep", "-rn", "compute\\|absent_term", "src"]);
 
+type CreateReducer = typeof createStreamReducer;
+
+/** The baseline revision's `createStreamReducer`, or null without `--baseline`. */
+async function baselineReducer(arg: string | undefined): Promise<CreateReducer | null> {
+  if (arg === undefined) return null;
+  const dir = Deno.realPathSync(arg.slice(BASELINE.length));
+  return (await import(new URL(`file://${dir}/lib/reduce/mod.ts`).href))
+    .createStreamReducer as CreateReducer;
+}
+const createBaseline = await baselineReducer(baselineArg);
+
 /** Seconds to reduce `blocks` copies of `data` under `r`, and the peak retained state. */
 function run(
   r: ReductionRule,
   data: Uint8Array,
   blocks: number,
   terms?: SourceTerms,
+  create: CreateReducer = createStreamReducer,
 ): { seconds: number; cpuSeconds: number; state: number } {
-  const reducer = createStreamReducer(r, terms);
+  const reducer = create(r, terms);
   let state = 0;
   const cpuStart = process.cpuUsage();
   const start = performance.now();
@@ -170,7 +193,9 @@ let failed = false;
 let peakRss = Deno.memoryUsage().rss;
 console.log(`typed reducers, ${sizeMiB} MiB per stream, ${rounds} rounds, 64 KiB chunks`);
 console.log(
-  "kind      cpu MB/s median  min  wall median  min  head_tail cpu  ratio  state KiB  bound KiB",
+  createBaseline !== null
+    ? "kind      baseline and now, CPU time"
+    : "kind      cpu MB/s median  min  wall median  min  head_tail cpu  ratio  state KiB  bound KiB",
 );
 for (const kind of kinds) {
   const data = block(kind);
@@ -181,8 +206,27 @@ for (const kind of kinds) {
   const floor: number[] = [];
   let state = 0;
   const typedRule = rule({ kind });
+  const terms = kind === "search" ? SEARCH_TERMS : undefined;
+  if (createBaseline !== null) {
+    const before: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const base = () =>
+        before.push(bytes / run(typedRule, data, blocks, terms, createBaseline).cpuSeconds / 1e6);
+      if (i % 2 === 0) base();
+      cpu.push(bytes / run(typedRule, data, blocks, terms).cpuSeconds / 1e6);
+      if (i % 2 === 1) base();
+    }
+    const ratios = cpu.map((c, i) => c / before[i]);
+    const f = (n: number) => n.toFixed(0);
+    console.log(
+      `${kind.padEnd(9)} cpu MB/s baseline ${f(median(before))} / ${f(Math.min(...before))}, now ${
+        f(median(cpu))
+      } / ${f(Math.min(...cpu))}; speed-up median ${median(ratios).toFixed(2)}`,
+    );
+    continue;
+  }
   for (let i = 0; i < rounds; i++) {
-    const t = run(typedRule, data, blocks, kind === "search" ? SEARCH_TERMS : undefined);
+    const t = run(typedRule, data, blocks, terms);
     wall.push(bytes / t.seconds / 1e6);
     cpu.push(bytes / t.cpuSeconds / 1e6);
     state = Math.max(state, t.state);

@@ -389,18 +389,22 @@ function withSequences(line: string, at: number[], sequences: string[]): string 
   return out + chars.slice(from).join("");
 }
 
-Deno.test("property: the chunk screen finds exactly the lines the classifier calls diagnostics", () => {
-  const sequence = fc.constantFrom(
-    "\x1b[31m",
-    "\x1b[0m",
-    "\x1b[1;32m",
-    "\x1b[K",
-    "\x1b]8;;file:///x\x07",
-    "\x1b]8;;\x1b\\",
-    "\x1b(B",
-    "\x1b[12",
-    "\x1b",
-  );
+/** ANSI sequences (and bare ESCs) the screen tests insert. */
+const SEQUENCE = fc.constantFrom(
+  "\x1b[31m",
+  "\x1b[0m",
+  "\x1b[1;32m",
+  "\x1b[K",
+  "\x1b]8;;file:///x\x07",
+  "\x1b]8;;\x1b\\",
+  "\x1b(B",
+  "\x1b[12",
+  "\x1b",
+);
+
+/** Lines of classifier test text with ANSI sequences inserted anywhere, and each one's ending. */
+function screenLines() {
+  const sequence = SEQUENCE;
   const base = fc.oneof(
     fc.constantFrom(...DIAGNOSTICS, ...FALSE_POSITIVES, ...DATA_ROWS, "plain progress 10%", ""),
     fc.constantFrom(
@@ -421,33 +425,63 @@ Deno.test("property: the chunk screen finds exactly the lines the classifier cal
     fc.constantFrom("", "", "  ", "\t", "\xff\xfe"),
     fc.constantFrom("\n", "\r\n"),
   ).map(([l, at, seqs, lead, ending]) => [lead + withSequences(l, at, seqs), ending] as const);
+  return fc.array(lineArb, { minLength: 1, maxLength: 80 });
+}
+
+/** Asserts that the screen reports exactly the lines of `lines` that `diagnosticForm` calls diagnostics. */
+function assertScreenIsClassifier(lines: (readonly [string, string])[]): void {
+  const parts = lines.map(([l, e]) => l + e);
+  const bytes = new Uint8Array(parts.flatMap((p) => [...latin1Bytes(p)]));
+  const expected: number[] = [];
+  let at = 0;
+  for (const [l, e] of lines) {
+    const content = latin1Bytes(l);
+    if (diagnosticForm(content, 0, content.length) !== 0) expected.push(at);
+    at += content.length + e.length;
+  }
+  const found: number[] = [];
+  screenDiagnostics(bytes, 0, bytes.length, (_, start) => {
+    found.push(start);
+  }, () => 0);
+  assert.deepEqual(found, expected);
+}
+
+/** `n` plain lines (about 64 bytes each) that hold no searched word. */
+const fillerLines = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => [`filler line ${from + i} `.repeat(4), "\n"] as const);
+
+Deno.test("property: the chunk screen finds exactly the lines the classifier calls diagnostics", () => {
+  fc.assert(
+    fc.property(screenLines(), fc.nat(400), (rows, filler) => {
+      // A run of plain lines before them moves them across the screen's 16 KiB windows.
+      assertScreenIsClassifier([...fillerLines(filler), ...rows]);
+    }),
+    { numRuns: 400 },
+  );
+});
+
+/** Lines that start with a sequence and hold Kotlin's or pytest's column-0 lead after it. */
+const escapeLedLeads = fc.array(
+  fc.tuple(
+    SEQUENCE,
+    fc.constantFrom("", "x ", "\x1b[0m"),
+    fc.constantFrom("e: ", "w: ", "E  "),
+    fc.constantFrom("A.kt:3:5 Unresolved reference: foo", "1 == 2", ""),
+    fc.constantFrom("\n", "\r\n"),
+  ).map(([seq, between, lead, rest, ending]) => [seq + between + lead + rest, ending] as const),
+  { minLength: 1, maxLength: 3 },
+);
+
+Deno.test("property: with ESC sparse, the screen's ESC-by-ESC look equals the classifier too", () => {
+  // Plain lines between the rows keep ESCs under one per 64 characters, so the screen looks
+  // at each ESC (escapedStarts) instead of searching the window with its regular expression.
   fc.assert(
     fc.property(
-      fc.array(lineArb, { minLength: 1, maxLength: 80 }),
-      fc.nat(400),
-      (rows, filler) => {
-        // A run of plain lines before them moves them across the screen's 16 KiB windows.
-        const lines = [
-          ...Array.from(
-            { length: filler },
-            (_, i) => [`filler line ${i} `.repeat(4), "\n"] as const,
-          ),
-          ...rows,
-        ];
-        const parts = lines.map(([l, e]) => l + e);
-        const bytes = new Uint8Array(parts.flatMap((p) => [...latin1Bytes(p)]));
-        const expected: number[] = [];
-        let at = 0;
-        for (const [l, e] of lines) {
-          const content = latin1Bytes(l);
-          if (diagnosticForm(content, 0, content.length) !== 0) expected.push(at);
-          at += content.length + e.length;
-        }
-        const found: number[] = [];
-        screenDiagnostics(bytes, 0, bytes.length, (_, start) => {
-          found.push(start);
-        }, () => 0);
-        assert.deepEqual(found, expected);
+      fc.array(fc.oneof(screenLines(), escapeLedLeads), { minLength: 1, maxLength: 4 }),
+      fc.integer({ min: 4, max: 12 }),
+      (groups, gap) => {
+        const rows = groups.flat();
+        assertScreenIsClassifier(rows.flatMap((row, i) => [...fillerLines(gap, i * gap), row]));
       },
     ),
     { numRuns: 400 },

@@ -24,8 +24,10 @@
  * ESC right after a character of a searched word or lead that another of
  * its characters follows ({@link SPLITS}, {@link SPACE_SPLITS}:
  * `err\x1b[0mor`, whatever the sequence), and a column-0 lead in a line
- * that starts with ESC ({@link COLUMN0_OR_AFTER_ESCAPE}). It finds a
- * superset: the caller's `form` decides each line.
+ * that starts with ESC ({@link COLUMN0_OR_AFTER_ESCAPE}); in a window
+ * whose ESCs are sparse, the same lines are found ESC by ESC instead
+ * ({@link escapedStarts}). It finds a superset: the caller's `form`
+ * decides each line.
  *
  * Measured (in process, the 64 KiB blocks of `bench/reduce_throughput.ts`,
  * CPU time, old and new in the same run; load average 5–12 on 2 cores, so
@@ -61,6 +63,7 @@ import { trieAlternation } from "./_word_candidates.ts";
 const LF = 10;
 const CR = 13;
 const ESC = "\x1b";
+const SPACE = 0x20;
 
 const latin1 = new TextDecoder("latin1");
 const utf8 = new TextDecoder();
@@ -163,6 +166,24 @@ const COLUMN0_OR_AFTER_ESCAPE = `(?:${LEADS})(?<=\n(?:\x1b[^\n]*)?[^\n]{3})`;
 const ESCAPED_ASCII = ESCAPED(false);
 const ESCAPED_OTHER = ESCAPED(true);
 const FIRST_LEAD_AFTER_ESCAPE = new RegExp(`\x1b[^\n]*?(?:${LEADS})`, "y");
+/** 1 at the character code of each of {@link SPLIT_AFTER}, in both cases (all below 256). */
+const SPLIT_AFTER_CODE = new Uint8Array(256);
+for (const c of SPLIT_AFTER) {
+  for (const x of [c.toLowerCase(), c.toUpperCase()]) {
+    if (x.length !== 1 || x.charCodeAt(0) > 255) throw new Error(`split character ${x}`);
+    SPLIT_AFTER_CODE[x.charCodeAt(0)] = 1;
+  }
+}
+/** {@link SPLIT_AFTER_SPACE} in lower case, to compare the text before an ESC with. */
+const SPACE_SPLIT_TEXTS = [...SPLIT_AFTER_SPACE].map((w) => w.toLowerCase());
+/**
+ * A window holding at most one ESC per this many characters has its ESCs
+ * looked at one by one ({@link escapedStarts}); a denser one is searched
+ * by {@link ESCAPED}.
+ */
+const SPARSE_ESCAPES = 64;
+/** Characters of a window whose ESCs are counted first, to send a dense window to the search at once. */
+const PROBE = 1024;
 
 /** Receives one diagnostic line: content `chunk[start, end)`, its ending, and the line feeds before it in the range. */
 export type DiagnosticSink = (
@@ -260,11 +281,10 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
   }
   const leads = ascii ? LINE_LEADS : LINE_OR_MARK_LEADS;
   const afterEscape = ascii ? ESCAPED_ASCII : ESCAPED_OTHER;
-  for (const search of escaped ? [afterEscape] : [leads]) {
-    search.lastIndex = 0;
-    for (let m = search.exec(text); m !== null; m = search.exec(text)) {
-      starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));
-    }
+  const search = escaped && !escapedStarts(text, starts) ? afterEscape : leads;
+  search.lastIndex = 0;
+  for (let m = search.exec(text); m !== null; m = search.exec(text)) {
+    starts.push(lineOf(m.index + (text.charCodeAt(m.index) === LF ? 1 : 0)));
   }
   FIRST_LEAD_AFTER_ESCAPE.lastIndex = 0;
   if (
@@ -272,4 +292,55 @@ function lineStarts(text: string, ascii: boolean, escaped: boolean, starts: numb
     (escaped && FIRST_LEAD_AFTER_ESCAPE.test(text))
   ) starts.push(0);
   if (starts.length > words) starts.sort((a, b) => a - b);
+}
+
+/**
+ * What {@link SPLITS}, {@link SPACE_SPLITS} and the column-0 lead after a
+ * line's first ESC find in the window `text`, found ESC by ESC with a native
+ * `indexOf`: pushes (unsorted) the start of each line holding an ESC right
+ * after a character of {@link SPLIT_AFTER} or a text of
+ * {@link SPLIT_AFTER_SPACE} (any case), and of each line that starts with
+ * ESC and holds a column-0 lead after it; returns true. Returns false, the
+ * lines pushed so far still right, once the ESCs outnumber one per
+ * {@link SPARSE_ESCAPES} characters: the caller then searches the window
+ * with {@link ESCAPED}; a window with more than 16 ESCs in its first
+ * {@link PROBE} (1,024) characters goes there at once. Measured (in process, the 64 KiB blocks of
+ * `bench/_reduce_data.ts`, old and new interleaved, 11 rounds, median of
+ * CPU time, load average 3): the whole screen on filter_heavy (an ESC every
+ * 300 bytes; its regular-expression pass was 10–12% of `line_filter`'s
+ * profile) 387 → 440 MB/s; short, long, ansi (an ESC every 9 bytes, sent
+ * to the search by the probe) and invalid_utf8 within 2%.
+ */
+function escapedStarts(text: string, starts: number[]): boolean {
+  // A dense window shows so in its first PROBE characters: it goes to the search at once.
+  let esc = text.indexOf(ESC);
+  for (let seen = 0; esc !== -1 && esc < PROBE; esc = text.indexOf(ESC, esc + 1)) {
+    if (++seen > PROBE / SPARSE_ESCAPES) return false;
+  }
+  const most = text.length / SPARSE_ESCAPES;
+  let seen = 0;
+  for (esc = text.indexOf(ESC); esc !== -1; esc = text.indexOf(ESC, esc + 1)) {
+    if (++seen > most) return false;
+    const before = esc === 0 ? LF : text.charCodeAt(esc - 1);
+    if (before === LF) {
+      FIRST_LEAD_AFTER_ESCAPE.lastIndex = esc;
+      if (FIRST_LEAD_AFTER_ESCAPE.test(text)) starts.push(esc);
+    } else if (
+      (before < 256 && SPLIT_AFTER_CODE[before] === 1) ||
+      (before === SPACE && SPACE_SPLIT_TEXTS.some((w) => endsWithFolded(text, esc, w)))
+    ) starts.push(text.lastIndexOf("\n", esc - 1) + 1);
+  }
+  return true;
+}
+
+/** True when `text` before `end` ends with `lower` (lower case) in any ASCII case. */
+function endsWithFolded(text: string, end: number, lower: string): boolean {
+  const from = end - lower.length;
+  if (from < 0) return false;
+  for (let k = 0; k < lower.length; k++) {
+    const want = lower.charCodeAt(k);
+    const c = text.charCodeAt(from + k);
+    if (c !== want && !(want >= 0x61 && want <= 0x7a && c === want - 0x20)) return false;
+  }
+  return true;
 }
