@@ -5,8 +5,12 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { afterBash, type PluginDeps, type ServerSlot } from "../hooks/opencode/src/plugin.ts";
-import type { LineServer } from "../hooks/pi/src/yarp_process.ts";
+import { afterBash, type PluginDeps } from "../hooks/opencode/src/plugin.ts";
+import {
+  type LineServer,
+  MAX_SERVED_RESULT_CHARS,
+  type ResultServerSlot,
+} from "../hooks/pi/src/yarp_process.ts";
 import { type FullOutputFs, readFullOutput } from "../hooks/opencode/src/full_output.ts";
 import type { ProcessOutcome } from "../hooks/pi/src/decisions.ts";
 import { editPluginList, yarpPluginEntries } from "../lib/hosts/opencode/settings.ts";
@@ -63,7 +67,7 @@ Deno.test("opencode plugin: one result server per instance answers; a failed one
     close: () => void closed++,
   };
   const served: PluginDeps = { ...value, serve: (argv) => (started.push(argv), server) };
-  const slot: ServerSlot = {};
+  const slot: ResultServerSlot = {};
   const after = async (command: string, text: string, exit: number) => {
     const output = { title: "t", output: text, metadata: { exit, truncated: false } };
     return [
@@ -91,6 +95,31 @@ Deno.test("opencode plugin: one result server per instance answers; a failed one
   assert.equal(requests.length, 3, "a failed server is not asked again");
   assert.equal(started.length, 1, "nor started again");
   assert.equal(calls.length, 2);
+});
+
+Deno.test("opencode plugin: a result too long for the server gets its own process and leaves the server up", async () => {
+  const { value, calls } = deps(ok(REDUCED));
+  let closed = 0;
+  const requests: string[] = [];
+  const server: LineServer = {
+    request: (line) => (requests.push(line), Promise.resolve('{"changed":true,"output":"x"}')),
+    close: () => void closed++,
+  };
+  const slot: ResultServerSlot = {};
+  const served: PluginDeps = { ...value, serve: () => server };
+  const huge = "y".repeat(MAX_SERVED_RESULT_CHARS + 1);
+  const output = { title: "t", output: huge, metadata: { exit: 0, truncated: false } };
+  const reason = await afterBash(
+    { tool: "bash", args: { command: "make" } },
+    output,
+    served,
+    "/w",
+    slot,
+  );
+  assert.equal(reason, "reduced");
+  assert.equal(output.output, REDUCED);
+  assert.deepEqual([calls.length, requests.length, closed], [1, 0, 0]);
+  assert.equal(slot.server, undefined, "not started for a request it would refuse");
 });
 
 Deno.test("opencode plugin: every failure or doubt leaves the output exactly as it was", async () => {

@@ -25,7 +25,11 @@
  */
 import { decideReducedResult, isYarpCommand, type ProcessOutcome } from "../../pi/src/decisions.ts";
 import { MIN_REDUCE_CHARS, RESULT_TIMEOUT_MS } from "../../pi/src/extension.ts";
-import { type LineServer, reduceOnServer } from "../../pi/src/yarp_process.ts";
+import {
+  type LineServer,
+  reduceOnServer,
+  type ResultServerSlot,
+} from "../../pi/src/yarp_process.ts";
 
 export { MIN_REDUCE_CHARS };
 
@@ -85,11 +89,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A plugin instance's result server: not started yet, running, or null once it failed. */
-export interface ServerSlot {
-  server?: LineServer | null;
-}
-
 /**
  * Handles one `tool.execute.after` event: may set `output.output` to YARP's
  * reduced result; returns the reason code. Never throws. `slot` holds the
@@ -100,7 +99,7 @@ export async function afterBash(
   output: AfterOutput,
   deps: PluginDeps,
   cwd: string | undefined,
-  slot: ServerSlot = {},
+  slot: ResultServerSlot = {},
 ): Promise<AfterReason> {
   try {
     if (input.tool !== "bash" || !isRecord(input.args)) return "other-tool";
@@ -124,12 +123,14 @@ export async function afterBash(
     } else if (metadata.truncated !== false) return "full-output-unavailable";
     const yarp = deps.yarp();
     if ("error" in yarp) return "no-binary";
-    const outcome = await servedReduction(slot, deps, yarp, cwd, {
-      command,
-      input: whole,
-      exit_code: exit,
-      ...(cwd === undefined ? {} : { cwd }),
-    }) ?? await deps.run(
+    const serve = deps.serve;
+    const served = serve === undefined ? undefined : await reduceOnServer(
+      slot,
+      () => serve([...yarp, "result-reduce", "--serve", ...OPENCODE_HOST], { cwd }),
+      { command, input: whole, exit_code: exit, ...(cwd === undefined ? {} : { cwd }) },
+      RESULT_TIMEOUT_MS,
+    );
+    const outcome = served ?? await deps.run(
       [
         ...yarp,
         "result-reduce",
@@ -149,31 +150,6 @@ export async function afterBash(
   } catch {
     return "error";
   }
-}
-
-/**
- * The result server's reduction of `result` as the one-shot process's
- * outcome, or undefined (no server, a result too long to send, or the
- * server failed: it is closed and not started again).
- */
-async function servedReduction(
-  slot: ServerSlot,
-  deps: PluginDeps,
-  yarp: readonly string[],
-  cwd: string | undefined,
-  result: Parameters<typeof reduceOnServer>[1],
-): Promise<ProcessOutcome | undefined> {
-  if (deps.serve === undefined || slot.server === null) return undefined;
-  const server = slot.server ??= deps.serve(
-    [...yarp, "result-reduce", "--serve", ...OPENCODE_HOST],
-    { cwd },
-  );
-  const outcome = await reduceOnServer(server, result, RESULT_TIMEOUT_MS);
-  if (outcome === undefined) {
-    server.close();
-    slot.server = null;
-  }
-  return outcome;
 }
 
 /**
@@ -202,7 +178,7 @@ export function truncatedTail(text: string, path: string): string | undefined {
  * `bash` results; with `YARP_DEBUG` set each decision's code goes to stderr.
  */
 export function yarpHooks(deps: PluginDeps, cwd: string | undefined) {
-  const slot: ServerSlot = {};
+  const slot: ResultServerSlot = {};
   return {
     "tool.execute.after": async (input: AfterInput, output: AfterOutput): Promise<void> => {
       const reason = await afterBash(input, output, deps, cwd, slot);

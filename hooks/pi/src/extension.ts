@@ -67,7 +67,12 @@ import {
   type SessionStats,
 } from "./session_stats.ts";
 import { type PackTrust, projectPackArgs, type ProjectPackProbe } from "./project_pack.ts";
-import { type LineServer, reduceOnServer, type ServedResult } from "./yarp_process.ts";
+import {
+  type LineServer,
+  reduceOnServer,
+  type ResultServerSlot,
+  type ServedResult,
+} from "./yarp_process.ts";
 
 /** The slice of Pi's extension context the extension reads. */
 export interface PiContext {
@@ -160,8 +165,8 @@ interface RuleKnowledge {
   readonly decisions: Map<string, RewriteDecision>;
   /** `yarp rewrite --serve` for new sources, until it fails once. */
   server?: LineServer;
-  /** `yarp result-reduce --serve`, started for the first result that needs it; null once it failed. */
-  resultServer?: LineServer | null;
+  /** `yarp result-reduce --serve`, started for the first result that needs it. */
+  readonly results: ResultServerSlot;
 }
 
 interface Readiness {
@@ -326,6 +331,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     if (entry === undefined) {
       const asked: RuleKnowledge = {
         decisions: new Map(),
+        results: {},
         server: deps.serve?.(binary, ["rewrite", "--serve", ...PI_HOST, ...packs], {
           cwd: ctx.cwd,
         }),
@@ -341,7 +347,7 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     if (words === undefined) return undefined;
     if (!await inputsUnchanged(words, stampOf)) {
       entry.server?.close();
-      entry.resultServer?.close();
+      entry.results.server?.close();
       knowledge.delete(key);
       return undefined;
     }
@@ -380,20 +386,13 @@ export function registerYarp(pi: PiApi, deps: ExtensionDeps): void {
     ctx: PiContext,
     result: ServedResult,
   ): Promise<ProcessOutcome | undefined> => {
-    if (deps.serve === undefined) return undefined;
+    const serve = deps.serve;
+    if (serve === undefined) return undefined;
     const entry = (await freshKnowledge(binary, packs, ctx))?.entry;
-    if (entry === undefined || entry.resultServer === null) return undefined;
-    const server = entry.resultServer ??= deps.serve(
-      binary,
-      ["result-reduce", "--serve", ...PI_HOST, ...packs],
-      { cwd: ctx.cwd },
-    );
-    const outcome = await reduceOnServer(server, result, RESULT_TIMEOUT_MS);
-    if (outcome === undefined) {
-      server.close();
-      entry.resultServer = null;
-    }
-    return outcome;
+    if (entry === undefined) return undefined;
+    const start = () =>
+      serve(binary, ["result-reduce", "--serve", ...PI_HOST, ...packs], { cwd: ctx.cwd });
+    return await reduceOnServer(entry.results, start, result, RESULT_TIMEOUT_MS);
   };
 
   const usable = async (ctx: PiContext): Promise<Readiness | PassReason> => {

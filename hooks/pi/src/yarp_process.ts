@@ -219,20 +219,35 @@ export interface ServedResult {
   readonly cwd?: string;
 }
 
+/** A caller's `yarp result-reduce --serve`: not started yet, running, or null once it failed. */
+export interface ResultServerSlot {
+  server?: LineServer | null;
+}
+
 /**
- * Asks `server`, a `yarp result-reduce --serve`, to reduce `result`, and
- * resolves with the outcome a one-shot `yarp result-reduce` would have had;
- * or undefined when the request is over {@link MAX_SERVED_RESULT_CHARS}
- * (not sent), or no well-formed answer came within `timeoutMs` (the caller
- * then closes the server and starts a process of its own). Never rejects.
+ * Asks the slot's `yarp result-reduce --serve` to reduce `result`, starting
+ * it with `start` when the slot is empty, and resolves with the outcome a
+ * one-shot `yarp result-reduce` would have had. Undefined, and the caller
+ * starts a process of its own, when the slot's server failed before, when
+ * the request is over {@link MAX_SERVED_RESULT_CHARS} (not sent; the server
+ * stays), or when no well-formed answer came within `timeoutMs` (the server
+ * is closed and the slot set to null: never asked again). Never rejects.
  */
 export async function reduceOnServer(
-  server: LineServer,
+  slot: ResultServerSlot,
+  start: () => LineServer,
   result: ServedResult,
   timeoutMs: number,
 ): Promise<ProcessOutcome | undefined> {
+  if (slot.server === null) return undefined;
   const line = JSON.stringify(result);
   if (line.length > MAX_SERVED_RESULT_CHARS) return undefined;
+  const server = slot.server ??= start();
   const reply = await server.request(line, timeoutMs);
-  return reply === undefined ? undefined : readServedReduction(reply, result.input);
+  const outcome = reply === undefined ? undefined : readServedReduction(reply, result.input);
+  if (outcome === undefined) {
+    server.close();
+    slot.server = null;
+  }
+  return outcome;
 }
