@@ -156,3 +156,28 @@ export async function* requestLines(
   }
   if (pendingBytes > 0) yield take(new Uint8Array(0));
 }
+
+/**
+ * The loop of a `yarp COMMAND --serve` process: each line of stdin (at most
+ * `maxBytes`) goes to `answer`, whose reply is printed as one line, in
+ * order; 0 at the end of stdin. A line over the limit, or an `{ error }`
+ * from `answer`, is one line `yarp COMMAND: --serve: ERROR` on stderr and 2.
+ */
+export async function serveRequests(
+  command: string,
+  maxBytes: number,
+  answer: (line: string) => Promise<string | { readonly error: string }>,
+  io: TextIo,
+): Promise<number> {
+  for await (const line of requestLines(Deno.stdin.readable, maxBytes)) {
+    const reply = line === undefined
+      ? { error: `a request line is over ${maxBytes} bytes` }
+      : await answer(line);
+    if (typeof reply !== "string") {
+      io.err(`yarp ${command}: --serve: ${reply.error}\n`);
+      return 2;
+    }
+    io.out(`${reply}\n`);
+  }
+  return 0;
+}

@@ -64,7 +64,7 @@ import { isCallIdPrefix } from "../archive/ids.ts";
 import type { DatabaseSync } from "node:sqlite";
 import { callHost, OUTPUT_CAP_RULE } from "../archive/gain.ts";
 import { countChars } from "../bytes/count_chars.ts";
-import { readAllBytes, requestLines, type TextIo, writeToReader } from "./io.ts";
+import { readAllBytes, serveRequests, type TextIo, writeToReader } from "./io.ts";
 import type { ShellTreeParser } from "../shell/parser.ts";
 import type { ConfigResult } from "../config/config.ts";
 import type { RuleInput } from "./_rule_packs.ts";
@@ -560,14 +560,9 @@ async function serve(options: ResultServeArgs, host: string, io: TextIo): Promis
   const { ruleInputsUnchanged } = await import("./_rule_packs.ts");
   let { loaded, inputs } = await loadForServe(options);
   const encoder = new TextEncoder();
-  for await (const line of requestLines(Deno.stdin.readable, MAX_SERVED_REQUEST_BYTES)) {
-    const request = line === undefined
-      ? { error: `a request line is over ${MAX_SERVED_REQUEST_BYTES} bytes` }
-      : parseServedRequest(line);
-    if ("error" in request) {
-      io.err(`yarp result-reduce: --serve: ${request.error}\n`);
-      return 2;
-    }
+  return await serveRequests("result-reduce", MAX_SERVED_REQUEST_BYTES, async (line) => {
+    const request = parseServedRequest(line);
+    if ("error" in request) return request;
     if (!await ruleInputsUnchanged(inputs)) ({ loaded, inputs } = await loadForServe(options));
     const input = encoder.encode(request.input);
     const { output, report } = await reduceLoaded(
@@ -580,9 +575,8 @@ async function serve(options: ResultServeArgs, host: string, io: TextIo): Promis
     const reply = text === undefined
       ? { ...reportJson(report), changed: false }
       : { ...reportJson(report), output: text };
-    io.out(JSON.stringify(reply) + "\n");
-  }
-  return 0;
+    return JSON.stringify(reply);
+  }, io);
 }
 
 /** Runs `yarp result-reduce`; returns 0, or 2 for a malformed argument (after copying the input through). */

@@ -36,7 +36,7 @@ import { quotedArg } from "../base/printable_text.ts";
 import { parseArgs } from "./_args.ts";
 import type { RuleRegistry } from "../rules/registry.ts";
 import type { RuleInput } from "./_rule_packs.ts";
-import { readAllBytes, requestLines, type TextIo } from "./io.ts";
+import { readAllBytes, serveRequests, type TextIo } from "./io.ts";
 import {
   decideRewrite,
   type RewriteDecision,
@@ -143,7 +143,7 @@ export async function rewriteCommand(args: string[], io: TextIo): Promise<number
     decision = await decide(source, options.rulePacks, loadShellTreeParser, options.host);
   }
   if (options.json) {
-    io.out(jsonReply(decision));
+    io.out(`${jsonReply(decision)}\n`);
   } else if (decision.command !== undefined) {
     io.out(decision.command + "\n");
   }
@@ -156,10 +156,10 @@ function missingSource(io: TextIo): number {
   return 2;
 }
 
-/** The `--json` line for `decision`: every field but `argv` (the wrapper already says it). */
+/** The `--json` object for `decision` (no line end): every field but `argv` (the wrapper already says it). */
 function jsonReply(decision: RewriteDecision): string {
   const { argv: _argv, ...shown } = decision;
-  return JSON.stringify(shown) + "\n";
+  return JSON.stringify(shown);
 }
 
 /** The rules a decision reads: the registry and the `--rule-pack` packs with their digests. */
@@ -204,29 +204,23 @@ async function serve(
   const [parser, rules] = await Promise.all([loadShellParser(), loadRules(options.rulePacks)]);
   const encoder = new TextEncoder();
   // A JSON string spends at most 6 bytes (`\uXXXX`) on a byte of its source, plus its quotes.
-  for await (const line of requestLines(Deno.stdin.readable, sourceLimit * 6 + 2)) {
+  return await serveRequests("rewrite", sourceLimit * 6 + 2, (line) => {
     let source: unknown;
     try {
-      source = line === undefined ? undefined : JSON.parse(line);
+      source = JSON.parse(line);
     } catch {
       source = undefined;
     }
     if (typeof source !== "string") {
-      io.err(
-        line === undefined
-          ? `yarp rewrite: --serve: a request line is over ${sourceLimit * 6 + 2} bytes\n`
-          : "yarp rewrite: --serve: a request must be one JSON string on one line\n",
-      );
-      return 2;
+      return Promise.resolve({ error: "a request must be one JSON string on one line" });
     }
     const decision: RewriteDecision = rules === undefined
       ? { rewrite: false, reason: "invalid-pack" }
       : encoder.encode(source).length > sourceLimit
       ? { rewrite: false, reason: "source-too-large" }
       : decideRewrite(source, parser, rules.registry, rules.packs, options.host);
-    io.out(jsonReply(decision));
-  }
-  return 0;
+    return Promise.resolve(jsonReply(decision));
+  }, io);
 }
 
 /** The `--lead-words` answer: the registry's lead words and the files it came from, stamped first. */
